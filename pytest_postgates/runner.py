@@ -21,8 +21,10 @@ from pytest_postgates.gates import BY_NAME, GATES
 from pytest_postgates.gates.base import CannotJudge, CheckResult, Gate, GateContext
 from pytest_postgates.post import (
     FRONT_MATTER_ONLY,
+    PARSED_AHEAD,
     FrontMatterBlock,
     InputProblem,
+    ParsedAhead,
     Post,
     PostRefused,
     find_front_matter,
@@ -146,7 +148,10 @@ class PostRun:
             assert self.refusal is not None
             post.problems.append(self.refusal)
         else:
-            post = parse_post(self.path, raw)
+            # Parsed already for gate 15's cache key (its folder's pages): taken, not again.
+            ahead: ParsedAhead | None = self.context.memo.get(PARSED_AHEAD)
+            taken = ahead.take(self.path, raw) if ahead is not None else None
+            post = taken if taken is not None else parse_post(self.path, raw)
         post.stem = self.stem  # the run's scorecard stem (hashed when two posts share a name)
         return post
 

@@ -407,3 +407,25 @@ def test_a_folders_stamp_stats_each_page_once_from_its_listing(
     assert fence_stamps.folder_stamp(tmp_path / "p1.md", None) == first
     # Left: the folder's and the linked page's resolve() (it checks the path it resolves).
     assert sorted(stats) == sorted([tmp_path.name, "p3.md"]), stats
+
+
+def test_a_post_parsed_ahead_is_taken_once_and_only_with_its_bytes(tmp_path: Path) -> None:
+    """post.ParsedAhead: the runner takes a page parsed for a stamp once, only when it
+    reads the same bytes (an edit between the two is parsed again), and the store keeps
+    no more than its size (the first offered: the runner's next posts)."""
+    from pytest_postgates.post import ParsedAhead, parse_post
+
+    pages = []
+    for n in range(3):
+        pages.append(tmp_path / f"p{n}.md")
+        pages[-1].write_text(f"# P{n}\n\n```ts\nconst v{n} = {n};\n```\n")
+    ahead = ParsedAhead(size=2)
+    parsed = [ahead.parse(page) for page in pages]
+    assert [p.fences for p in parsed] == [parse_post(page).fences for page in pages]
+    raw = pages[0].read_bytes()
+    assert ahead.take(pages[0], raw) is parsed[0]
+    assert ahead.take(pages[0], raw) is None  # once
+    assert ahead.take(pages[1], raw + b"\nedited\n") is None  # another text: parsed anew
+    assert ahead.take(pages[2], pages[2].read_bytes()) is None  # past its size: not kept
+    refused = ahead.parse(tmp_path / "missing.md")
+    assert refused.problems and ahead.take(tmp_path / "missing.md", b"") is None

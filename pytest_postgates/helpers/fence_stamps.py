@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 
 from pytest_postgates.helpers import code_fences, js_docs_names
-from pytest_postgates.post import is_markdown
+from pytest_postgates.post import ParsedAhead, is_markdown
 
 # The stamps a process has read or made, by file of stamps: (path, size, mtime) -> stamp.
 _KNOWN: dict[Path, dict[tuple[str, int, int], str]] = {}
@@ -44,11 +44,15 @@ _STAMPS_FILE = f"fence-stamps-{_code_digest()}.jsonl"
 
 
 def folder_stamp(
-    page: Path, cache_dir: Path | None, kept: js_docs_names.DiskPages | None = None
+    page: Path,
+    cache_dir: Path | None,
+    kept: js_docs_names.DiskPages | None = None,
+    ahead: ParsedAhead | None = None,
 ) -> str:
     """What a cached result of ``page`` depends on of its folder's pages: their names and
     stamps (``cache_dir``: where stamps are kept across runs; None: in this process only;
-    ``kept``: the run's pages read from disk, which its readings of the folder read too)."""
+    ``kept``: the run's pages read from disk, which its readings of the folder read too;
+    ``ahead``: where a page parsed is offered to the runner, which parses it next)."""
     try:
         # Listed once, each entry's type and status asked of the listing (os.scandir): a
         # page's path is not made and stat'ed twice for every post of its folder.
@@ -73,7 +77,7 @@ def folder_stamp(
             continue
         key = (str(resolved), status.st_size, status.st_mtime_ns)
         if key not in known:
-            known[key] = js_docs_names.fences_stamp(path, kept)
+            known[key] = js_docs_names.fences_stamp(path, kept, ahead)
             made.append((*key, known[key]))
         parts.append(f"{path.name}:{known[key]}")
     if made and cache_dir is not None:

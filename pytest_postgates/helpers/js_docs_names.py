@@ -37,7 +37,7 @@ from pytest_postgates.helpers.code_fences import fence_kind
 from pytest_postgates.helpers.js_comments import read_comments
 from pytest_postgates.helpers.js_tree import node_text, pattern_names
 from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, OPEN_TYPE, SampleValue
-from pytest_postgates.post import Fence, PostRefused, is_markdown, parse_post
+from pytest_postgates.post import Fence, ParsedAhead, PostRefused, is_markdown, parse_post
 
 if TYPE_CHECKING:
     from pytest_postgates.helpers.js_reading import FenceReading
@@ -430,11 +430,14 @@ def _pages(
     return pages
 
 
-def _disk_page(path: Path, kept: DiskPages | None) -> tuple[bool, tuple[Fence, ...]]:
+def _disk_page(
+    path: Path, kept: DiskPages | None, ahead: ParsedAhead | None = None
+) -> tuple[bool, tuple[Fence, ...]]:
     """Whether :func:`~pytest_postgates.post.parse_post` finds problems in the page on
     disk, and its fences; ``kept``: the run's pages already read (a run's cache keys stamp
     the folder's pages, then its readings read them: one parse for both), by the key
-    :mod:`.fence_stamps` keeps a page's stamp by."""
+    :mod:`.fence_stamps` keeps a page's stamp by; ``ahead``: where a page parsed is
+    offered to the runner's parse of it (:class:`~pytest_postgates.post.ParsedAhead`)."""
     try:
         status = path.stat()
         key = (str(path.resolve()), status.st_size, status.st_mtime_ns)
@@ -442,7 +445,7 @@ def _disk_page(path: Path, kept: DiskPages | None) -> tuple[bool, tuple[Fence, .
         key = None
     found = kept.get(key) if kept is not None and key is not None else None
     if found is None:
-        post = parse_post(path)
+        post = ahead.parse(path) if ahead is not None else parse_post(path)
         found = bool(post.problems), tuple(post.fences)
         if kept is not None and key is not None:
             kept[key] = found
@@ -463,14 +466,16 @@ def pages_at_ref(root: Path, commit: str, paths: list[str], folder: str) -> dict
     return found
 
 
-def fences_stamp(path: Path, kept: DiskPages | None = None) -> str:
+def fences_stamp(
+    path: Path, kept: DiskPages | None = None, ahead: ParsedAhead | None = None
+) -> str:
     """What :func:`_pages` reads of one page (:func:`~pytest_postgates.helpers.
     fence_stamps.folder_stamp` keys a folder's cached results by it): its JavaScript/
     TypeScript fences with the lines the bindings cite, the untagged ones too (a reader may
     take them for code), and whether it could be read. An edit of its prose, or of a fence
     in another language, that moves no such fence leaves it as it was."""
     try:
-        problems, fences = _disk_page(path, kept)
+        problems, fences = _disk_page(path, kept, ahead)
     except (PostRefused, OSError, ValueError):
         return "refused"
     if problems and not fences:
