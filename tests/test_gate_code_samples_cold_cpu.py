@@ -429,3 +429,29 @@ def test_a_post_parsed_ahead_is_taken_once_and_only_with_its_bytes(tmp_path: Pat
     assert ahead.take(pages[2], pages[2].read_bytes()) is None  # past its size: not kept
     refused = ahead.parse(tmp_path / "missing.md")
     assert refused.problems and ahead.take(tmp_path / "missing.md", b"") is None
+
+
+def test_the_plugins_a_fence_hands_on_are_read_once_per_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """js_tree.plugins_passed: the page's reader and each reading of its folder read the
+    same fence: its patterns run once per text and product, each reader given a dict of
+    its own (the same answer)."""
+    from pytest_postgates.helpers import js_tree
+
+    runs: list[str] = []
+    pattern = js_tree._PASSED_REQUIRE
+
+    class Counted:
+        def finditer(self, text: str) -> Any:
+            runs.append(text)
+            return pattern.finditer(text)
+
+    monkeypatch.setattr(js_tree, "_PASSED_REQUIRE", Counted())
+    code = "import helmet from 'helmet'\napp.use(helmet)\napp.register(require('@x/mysql'))\n"
+    first = js_tree.plugins_passed(code + "// once\n", "lib")
+    first["app"] = "changed by its reader"
+    again = js_tree.plugins_passed(code + "// once\n", "lib")
+    assert again == {"app": "@x/mysql"}
+    assert runs == [code + "// once\n"]
+    assert js_tree.plugins_passed(code + "// once\n", "@x/mysql") == {}  # its own product
