@@ -390,38 +390,6 @@ FRONT_MATTER_ONLY = (
 )
 
 
-# The run's memo key (GateContext.memo) of the posts parsed before the runner reached them.
-PARSED_AHEAD = "post.parsed_ahead"
-
-
-class ParsedAhead:
-    """Posts parsed before the runner reaches them, each handed once to the runner's parse
-    of the same path and bytes (gate 15's cache key reads every page of a post's folder:
-    parsed once for both, :func:`parse_post` of the same path and bytes gives the same
-    post). At most ``size`` kept (the first offered): a page another process runs is never
-    taken here."""
-
-    def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self._posts: dict[Path, tuple[bytes, Post]] = {}
-
-    def parse(self, path: Path) -> Post:
-        """``parse_post(path)``, offered to the runner when the file was read."""
-        try:
-            data = read_post_bytes(path)
-        except PostRefused:
-            return parse_post(path)  # refused as parse_post refuses it
-        post = parse_post(path, data)
-        if len(self._posts) < self.size and path not in self._posts:
-            self._posts[path] = (data, post)
-        return post
-
-    def take(self, path: Path, data: bytes) -> Post | None:
-        """The post parsed ahead from ``path`` with these bytes, once (None: none was)."""
-        found = self._posts.pop(path, None)
-        return found[1] if found is not None and found[0] == data else None
-
-
 def parse_post(path: Path, data: bytes | None = None, roots: Iterable[Path] = ()) -> Post:
     """Read and parse a post. Never raises for bad content; see :attr:`Post.problems`."""
     post = Post(path=path)
@@ -675,3 +643,43 @@ def read_front_matter(data: bytes) -> dict[str, Any] | None:
 def package_spelling(name: str) -> str:
     """A name as package indexes compare them (PEP 503: case and runs of ``-_.`` aside)."""
     return re.sub(r"[-_.]+", "-", name.strip()).lower()
+
+
+# The run's memo key (GateContext.memo) of the posts parsed before the runner reached them.
+PARSED_AHEAD = "post.parsed_ahead"
+
+
+class ParsedAhead:
+    """Posts parsed before the runner reaches them, each handed once to the runner's parse
+    of the same path and bytes (gate 15's cache key reads every page of a post's folder:
+    parsed once for both, :func:`parse_post` of the same path and bytes gives the same
+    post). At most ``size`` kept (the first offered): a page another process runs is never
+    taken here."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._posts: dict[Path, tuple[bytes, Post]] = {}
+
+    def parse(self, path: Path) -> Post:
+        """``parse_post(path)``, offered to the runner when the file was read."""
+        try:
+            data = read_post_bytes(path)
+        except PostRefused:
+            return parse_post(path)  # refused as parse_post refuses it
+        post = parse_post(path, data)
+        if len(self._posts) < self.size and path not in self._posts:
+            self._posts[path] = (data, post)
+        return post
+
+    def take(self, path: Path, data: bytes) -> Post | None:
+        """The post parsed ahead from ``path`` with these bytes, once (None: none was)."""
+        found = self._posts.pop(path, None)
+        return found[1] if found is not None and found[0] == data else None
+
+
+def parse_taken(path: Path, data: bytes, memo: dict[Any, Any]) -> Post:
+    """``parse_post(path, data)``: the post parsed ahead from the same path and bytes
+    (``memo[PARSED_AHEAD]``, a :class:`ParsedAhead`) where there is one, else parsed."""
+    ahead: ParsedAhead | None = memo.get(PARSED_AHEAD)
+    taken = ahead.take(path, data) if ahead is not None else None
+    return taken if taken is not None else parse_post(path, data)

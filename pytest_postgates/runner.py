@@ -21,14 +21,12 @@ from pytest_postgates.gates import BY_NAME, GATES
 from pytest_postgates.gates.base import CannotJudge, CheckResult, Gate, GateContext
 from pytest_postgates.post import (
     FRONT_MATTER_ONLY,
-    PARSED_AHEAD,
     FrontMatterBlock,
     InputProblem,
-    ParsedAhead,
     Post,
     PostRefused,
     find_front_matter,
-    parse_post,
+    parse_taken,
     read_front_matter,
     read_post_bytes,
 )
@@ -148,10 +146,7 @@ class PostRun:
             assert self.refusal is not None
             post.problems.append(self.refusal)
         else:
-            # Parsed already for gate 15's cache key (its folder's pages): taken, not again.
-            ahead: ParsedAhead | None = self.context.memo.get(PARSED_AHEAD)
-            taken = ahead.take(self.path, raw) if ahead is not None else None
-            post = taken if taken is not None else parse_post(self.path, raw)
+            post = parse_taken(self.path, raw, self.context.memo)  # or parsed ahead
         post.stem = self.stem  # the run's scorecard stem (hashed when two posts share a name)
         return post
 
