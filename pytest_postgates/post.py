@@ -658,7 +658,7 @@ class ParsedAhead:
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
-        self._posts: dict[Path, tuple[bytes, Post]] = {}
+        self._kept: dict[Path, tuple[bytes, Post]] = {}
 
     def parse(self, path: Path) -> Post:
         """``parse_post(path)``, offered to the runner when the file was read."""
@@ -667,13 +667,13 @@ class ParsedAhead:
         except PostRefused:
             return parse_post(path)  # refused as parse_post refuses it
         post = parse_post(path, data)
-        if len(self._posts) < self.size and path not in self._posts:
-            self._posts[path] = (data, post)
+        if len(self._kept) < self.size and path not in self._kept:
+            self._kept[path] = (data, post)
         return post
 
     def take(self, path: Path, data: bytes) -> Post | None:
         """The post parsed ahead from ``path`` with these bytes, once (None: none was)."""
-        found = self._posts.pop(path, None)
+        found = self._kept.pop(path, None)
         return found[1] if found is not None and found[0] == data else None
 
 
