@@ -675,11 +675,3 @@ class ParsedAhead:
         """The post parsed ahead from ``path`` with these bytes, once (None: none was)."""
         found = self._kept.pop(path, None)
         return found[1] if found is not None and found[0] == data else None
-
-
-def parse_taken(path: Path, data: bytes, memo: dict[Any, Any]) -> Post:
-    """``parse_post(path, data)``: the post parsed ahead from the same path and bytes
-    (``memo[PARSED_AHEAD]``, a :class:`ParsedAhead`) where there is one, else parsed."""
-    ahead: ParsedAhead | None = memo.get(PARSED_AHEAD)
-    taken = ahead.take(path, data) if ahead is not None else None
-    return taken if taken is not None else parse_post(path, data)

@@ -26,7 +26,7 @@ from pytest_postgates.post import (
     Post,
     PostRefused,
     find_front_matter,
-    parse_taken,
+    parse_post,
     read_front_matter,
     read_post_bytes,
 )
@@ -146,7 +146,7 @@ class PostRun:
             assert self.refusal is not None
             post.problems.append(self.refusal)
         else:
-            post = parse_taken(self.path, raw, self.context.memo)  # or parsed ahead
+            post = self.context.parsed_ahead(self.path, raw) or parse_post(self.path, raw)
         post.stem = self.stem  # the run's scorecard stem (hashed when two posts share a name)
         return post
 
