@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -660,13 +660,15 @@ class ParsedAhead:
         self.size = size
         self._kept: dict[Path, tuple[bytes, Post]] = {}
 
-    def parse(self, path: Path) -> Post:
-        """``parse_post(path)``, offered to the runner when the file was read."""
+    def parse(self, path: Path, parse: Callable[..., Post] | None = None) -> Post:
+        """``parse_post(path)`` (``parse``: the caller's parse_post), offered to the runner
+        when the file was read."""
+        parse = parse or parse_post
         try:
             data = read_post_bytes(path)
         except PostRefused:
-            return parse_post(path)  # refused as parse_post refuses it
-        post = parse_post(path, data)
+            return parse(path)  # refused as parse_post refuses it
+        post = parse(path, data)
         if len(self._kept) < self.size and path not in self._kept:
             self._kept[path] = (data, post)
         return post

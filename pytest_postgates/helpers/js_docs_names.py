@@ -445,7 +445,7 @@ def _disk_page(
         key = None
     found = kept.get(key) if kept is not None and key is not None else None
     if found is None:
-        post = ahead.parse(path) if ahead is not None else parse_post(path)
+        post = ahead.parse(path, parse_post) if ahead is not None else parse_post(path)
         found = bool(post.problems), tuple(post.fences)
         if kept is not None and key is not None:
             kept[key] = found
