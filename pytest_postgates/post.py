@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -660,3 +660,37 @@ def read_front_matter(data: bytes) -> dict[str, Any] | None:
 def package_spelling(name: str) -> str:
     """A name as package indexes compare them (PEP 503: case and runs of ``-_.`` aside)."""
     return re.sub(r"[-_.]+", "-", name.strip()).lower()
+
+
+# The run's memo key (GateContext.memo) of the posts parsed before the runner reached them.
+PARSED_AHEAD = "post.parsed_ahead"
+
+
+class ParsedAhead:
+    """Posts parsed before the runner reaches them, each handed once to the runner's parse
+    of the same path and bytes (gate 15's cache key reads every page of a post's folder:
+    parsed once for both, :func:`parse_post` of the same path and bytes gives the same
+    post). At most ``size`` kept (the first offered): a page another process runs is never
+    taken here."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._kept: dict[Path, tuple[bytes, Post]] = {}
+
+    def parse(self, path: Path, parse: Callable[..., Post] | None = None) -> Post:
+        """``parse_post(path)`` (``parse``: the caller's parse_post), offered to the runner
+        when the file was read."""
+        parse = parse or parse_post
+        try:
+            data = read_post_bytes(path)
+        except PostRefused:
+            return parse(path)  # refused as parse_post refuses it
+        post = parse(path, data)
+        if len(self._kept) < self.size and path not in self._kept:
+            self._kept[path] = (data, post)
+        return post
+
+    def take(self, path: Path, data: bytes) -> Post | None:
+        """The post parsed ahead from ``path`` with these bytes, once (None: none was)."""
+        found = self._kept.pop(path, None)
+        return found[1] if found is not None and found[0] == data else None

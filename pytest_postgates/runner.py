@@ -146,7 +146,7 @@ class PostRun:
             assert self.refusal is not None
             post.problems.append(self.refusal)
         else:
-            post = parse_post(self.path, raw)
+            post = self.context.parsed_ahead(self.path, raw) or parse_post(self.path, raw)
         post.stem = self.stem  # the run's scorecard stem (hashed when two posts share a name)
         return post
 

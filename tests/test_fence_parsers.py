@@ -115,3 +115,51 @@ def test_a_python_error_is_raised_again() -> None:
             fence_parsers.parse_python("def f(:\n")
         assert raised.value.lineno == 1
     assert fence_parsers.parse_python("x = 1") is fence_parsers.parse_python("x = 1")
+
+
+def test_a_folders_fences_keep_their_trees_while_its_pages_are_read_again() -> None:
+    """A docs folder's readings read its pages' fences again for each name (js_docs_names):
+    the trees of a folder of a few hundred fences stay kept between the readings (1,000
+    texts parsed once each; with 256 kept, every one was parsed twice)."""
+    loaded = load_parsers()
+    assert not isinstance(loaded, str), loaded
+    parser = fence_parsers.CachedParser(loaded["typescript"])
+    texts = [f"const v{n} = f({n});".encode() for n in range(1000)]
+    for _ in range(2):
+        for text in texts:
+            parser.parse(text)
+    assert parser.parsed == len(texts)
+
+
+def test_a_fences_comments_are_read_once_and_placed_at_each_fence(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The page's reader and each reading of its folder read a fence's comments: read once
+    per text, the names they quote given at the lines of the fence asked about, the code
+    they comment out uncommented alike."""
+    from pytest_postgates.helpers import js_comments
+
+    loaded = load_parsers()
+    assert not isinstance(loaded, str), loaded
+    parser = fence_parsers.CachedParser(loaded["typescript"])
+    read: list[str] = []
+    reading = js_comments._read_comments
+
+    def counted(content: str, first_line: int, parser: Any, quoted: Any) -> str:
+        read.append(content)
+        return reading(content, first_line, parser, quoted)
+
+    monkeypatch.setattr(js_comments, "_read_comments", counted)
+    code = "const a = lib.open();\n// a.close();\n// see `lib.flush` too\na.run();\n"
+    at_three: list[tuple[int, str, str]] = []
+    at_forty: list[tuple[int, str, str]] = []
+    first = js_comments.read_comments(code, 3, parser, at_three)
+    again = js_comments.read_comments(code, 40, parser, at_forty)
+    assert read == [code]
+    assert first == again and "  a.close();" in first  # uncommented: code
+    assert at_three == [(5, "// see `lib.flush` too", "lib.flush")]
+    assert at_forty == [(42, "// see `lib.flush` too", "lib.flush")]
+    # The reading is the one a parser that keeps nothing gives.
+    plain: list[tuple[int, str, str]] = []
+    assert js_comments.read_comments(code, 40, loaded["typescript"], plain) == first
+    assert plain == at_forty

@@ -577,6 +577,42 @@ def test_advisory_through_pytest_and_hard_when_configured(
     assert "src/lib/index.ts" in {row["path"] for row in rows if "table" in row}
 
 
+_COUNT_PARSES = """
+import json, os
+from pathlib import Path
+import pytest_postgates.post as post
+import pytest_postgates.runner as runner
+import pytest_postgates.helpers.js_docs_names as docs_names
+
+PARSED = []
+_parse = post.parse_post
+
+def counted(path, *args, **kwargs):
+    PARSED.append(Path(path).name)
+    return _parse(path, *args, **kwargs)
+
+post.parse_post = runner.parse_post = docs_names.parse_post = counted
+
+def pytest_sessionfinish(session):
+    Path(os.environ["PARSED_LOG"]).write_text(json.dumps(PARSED))
+"""
+
+
+def test_a_page_parsed_for_its_folders_stamp_is_the_runners_parse(
+    kit_project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Gate 15's cache key stamps every page of the post's folder (each page parsed), and
+    the runner parses each post it runs: one parse of each page in a run, the stamp's
+    handed to the runner (post.ParsedAhead); the cards as before."""
+    kit_project.makeconftest(_COUNT_PARSES)
+    log = kit_project.path / "parsed.json"
+    monkeypatch.setenv("PARSED_LOG", str(log))
+    result = kit_project.runpytest_subprocess("-rA", "--postgates-only=15")
+    result.assert_outcomes(xpassed=1, xfailed=1)  # the bad post's finding, advisory
+    parsed = json.loads(log.read_text())
+    assert sorted(parsed) == ["2026-01-01-bad.md", "2026-01-01-good.md"], parsed
+
+
 def test_a_repository_without_code_or_package_is_skipped_with_the_reason(tmp_path: Path) -> None:
     """A Jekyll blog (no package.json, no Python package, no code): its posts' samples have
     no product to be checked against; the gate says so (SKIP), not that it broke (issue 27:

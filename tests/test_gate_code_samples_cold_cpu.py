@@ -295,3 +295,158 @@ def test_the_walk_made_once_gives_every_name_the_walks_answer_and_files(
                     expected
                 )
                 assert replayed.read == walked.read
+
+
+class _Shown:
+    """A fence whose text is counted each time it is read."""
+
+    def __init__(self, line: int, content: str, reads: list[int]) -> None:
+        self.start_line, self.info, self._content, self._reads = line, "ts", content, reads
+
+    @property
+    def lang(self) -> str:
+        return self.info
+
+    @property
+    def content(self) -> str:
+        self._reads.append(self.start_line)
+        return self._content
+
+
+def test_a_docs_name_is_looked_for_in_the_fences_holding_it_only(tmp_path: Path) -> None:
+    """Whether a folder's fences declare or write a name is asked of the fences that hold
+    it as a word of code, found in an index of the folder's words made once: 40 pages, 6
+    names asked, each page's text read once for the index and again only where the name
+    is (before: every fence read for every name, twice)."""
+    from pytest_postgates.helpers.js_docs_names import DocsNames
+
+    reads: list[int] = []
+    pages = [(f"p{n}.md", [_Shown(n, f"const v{n} = lib.open({n});\nv{n}.run();\n", reads)])
+             for n in range(40)]  # fmt: skip
+    asked = DocsNames(tmp_path / "p0.md", tmp_path, dict, lambda: None)  # type: ignore[arg-type,return-value]
+    asked._pages = pages  # type: ignore[assignment]
+    for n in (3, 7, 11, 19, 23, 31):
+        assert asked.declared(f"v{n}")
+        assert [shown for shown, fences in asked._chosen(f"v{n}") if fences] == [f"p{n}.md"]
+    assert not asked.declared("v99") and not any(fences for _, fences in asked._chosen("v99"))
+    assert len(reads) < 2 * 40, len(reads)
+
+
+_WORDS = st.sampled_from(["orm", "em", "orm2", "$orm", "_em", "x.orm", "ormé", "9orm"])
+_TEXT = st.lists(
+    st.one_of(_WORDS, st.sampled_from([" ", ".", "=", ":", "\n", "const ", "let ", "(", "é"])),
+    max_size=14,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pages=st.lists(st.lists(_TEXT, min_size=1, max_size=3), min_size=1, max_size=4),
+       name=st.one_of(_WORDS, st.sampled_from(["or", "e", "x.orm", "m2"])))  # fmt: skip
+def test_the_index_of_words_finds_what_scanning_every_fence_finds(
+    pages: list[list[str]], name: str
+) -> None:
+    """The pages and fences the index gives for a name (an identifier; any other name is
+    looked for in every fence) are those the patterns find scanning every fence."""
+    import re
+
+    from pytest_postgates.helpers.js_docs_names import DocsNames
+    from pytest_postgates.post import Fence
+
+    shown = []
+    for n, texts in enumerate(pages):
+        fences = [
+            Fence(10 * n + i, 10 * n + i + 2, "ts", "```", t, True) for i, t in enumerate(texts)
+        ]
+        shown.append((f"p{n}.md", fences))
+    asked = DocsNames(Path("p0.md"), Path("."), dict, lambda: None)  # type: ignore[arg-type,return-value]
+    asked._pages = shown  # type: ignore[assignment]
+    word = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
+    declares = re.compile(rf"\b(?:const|let|var)\s+{re.escape(name)}\s*[:=]")
+    writing = [(page, [f for f in fences if name in f.content and word.search(f.content)])
+               for page, fences in shown]  # fmt: skip
+    identifier = re.fullmatch(r"[A-Za-z_$][\w$]*", name) is not None
+    # An identifier's: the pages with a fence writing it; another name's: every page.
+    assert asked._chosen(name) == [(p, fences) for p, fences in writing if fences or not identifier]
+    assert asked.declared(name) == any(
+        declares.search(f.content) for _, fences in shown for f in fences
+    )
+
+
+def test_a_folders_stamp_stats_each_page_once_from_its_listing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every post's cache key stamps its folder's pages (fence_stamps.folder_stamp): each
+    page's type and status are asked of the folder's listing, one status a page, not of a
+    path made and stat'ed twice (is_file, then stat) for every post; the stamp, a linked
+    page's and an entry that is no file's included, is the one the paths gave."""
+    from pytest_postgates.helpers import fence_stamps
+
+    for n in range(10):
+        (tmp_path / f"p{n}.md").write_text(f"# P{n}\n\n```ts\nconst v{n} = {n};\n```\n")
+    (tmp_path / "notes.txt").write_text("not a page\n")
+    (tmp_path / "sub.md").mkdir()  # a folder named like a page
+    (tmp_path / "gone.md").symlink_to(tmp_path / "missing.md")  # a link to nothing
+    (tmp_path / "linked.md").symlink_to(tmp_path / "p3.md")
+    monkeypatch.setitem(fence_stamps._KNOWN, Path(fence_stamps._STAMPS_FILE), {})
+    first = fence_stamps.folder_stamp(tmp_path / "p0.md", None)
+    names = [part.split(":")[0] for part in first.split(",")]
+    assert names == sorted([*(f"p{n}.md" for n in range(10)), "linked.md"])
+    stats: list[str] = []
+    status = Path.stat
+
+    def counted(self: Path, *args: Any, **kwargs: Any) -> Any:
+        stats.append(self.name)
+        return status(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "stat", counted)
+    assert fence_stamps.folder_stamp(tmp_path / "p1.md", None) == first
+    # Left: the folder's and the linked page's resolve() (it checks the path it resolves).
+    assert sorted(stats) == sorted([tmp_path.name, "p3.md"]), stats
+
+
+def test_a_post_parsed_ahead_is_taken_once_and_only_with_its_bytes(tmp_path: Path) -> None:
+    """post.ParsedAhead: the runner takes a page parsed for a stamp once, only when it
+    reads the same bytes (an edit between the two is parsed again), and the store keeps
+    no more than its size (the first offered: the runner's next posts)."""
+    from pytest_postgates.post import ParsedAhead, parse_post
+
+    pages = []
+    for n in range(3):
+        pages.append(tmp_path / f"p{n}.md")
+        pages[-1].write_text(f"# P{n}\n\n```ts\nconst v{n} = {n};\n```\n")
+    ahead = ParsedAhead(size=2)
+    parsed = [ahead.parse(page) for page in pages]
+    assert [p.fences for p in parsed] == [parse_post(page).fences for page in pages]
+    raw = pages[0].read_bytes()
+    assert ahead.take(pages[0], raw) is parsed[0]
+    assert ahead.take(pages[0], raw) is None  # once
+    assert ahead.take(pages[1], raw + b"\nedited\n") is None  # another text: parsed anew
+    assert ahead.take(pages[2], pages[2].read_bytes()) is None  # past its size: not kept
+    refused = ahead.parse(tmp_path / "missing.md")
+    assert refused.problems and ahead.take(tmp_path / "missing.md", b"") is None
+
+
+def test_the_plugins_a_fence_hands_on_are_read_once_per_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """js_tree.plugins_passed: the page's reader and each reading of its folder read the
+    same fence: its patterns run once per text and product, each reader given a dict of
+    its own (the same answer)."""
+    from pytest_postgates.helpers import js_tree
+
+    runs: list[str] = []
+    pattern = js_tree._PASSED_REQUIRE
+
+    class Counted:
+        def finditer(self, text: str) -> Any:
+            runs.append(text)
+            return pattern.finditer(text)
+
+    monkeypatch.setattr(js_tree, "_PASSED_REQUIRE", Counted())
+    code = "import helmet from 'helmet'\napp.use(helmet)\napp.register(require('@x/mysql'))\n"
+    first = js_tree.plugins_passed(code + "// once\n", "lib")
+    first["app"] = "changed by its reader"
+    again = js_tree.plugins_passed(code + "// once\n", "lib")
+    assert again == {"app": "@x/mysql"}
+    assert runs == [code + "// once\n"]
+    assert js_tree.plugins_passed(code + "// once\n", "@x/mysql") == {}  # its own product

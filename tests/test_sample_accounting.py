@@ -364,3 +364,27 @@ def test_globals_keys_jsx_tags_and_bound_names_are_not_listed_as_never_bound(
     card = _card(code, repo, tmp_path, lang="jsx")
     never = [r for r in _by_name(card).values() if "is never bound in the samples" in r]
     assert never == [], never
+
+
+def test_a_fences_tree_is_walked_once_for_its_five_readings(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The accounting reads a fence's tree five times (its bindings, member chains, keys,
+    free calls, patterns taken apart): the tree is walked once for all five, and each
+    reading sees every node in document order as before (the card's entries unchanged)."""
+    walks: list[str] = []
+    walk = accounting.named_nodes
+
+    def counted(root: object) -> object:
+        walks.append(getattr(root, "type", ""))
+        return walk(root)
+
+    code = "const app = makeApp();\napp.routes.add({ path: '/' });\nconst { a } = app.load();\n"
+    (tmp_path / "before").mkdir()
+    (tmp_path / "after").mkdir()
+    before = _card(code, repo, tmp_path / "before")
+    monkeypatch.setattr(accounting, "named_nodes", counted)
+    after = _card(code, repo, tmp_path / "after")
+    assert walks.count("program") == 1, walks
+    assert after.detail["unjudged"] == before.detail["unjudged"]
+    assert before.detail["accounted"]  # the readings listed something: they were run

@@ -34,6 +34,7 @@ from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError
 from pytest_postgates.evidence.cache import EvidenceCache
 from pytest_postgates.evidence.repomap import RepoSlice, post_slice
+from pytest_postgates.post import PARSED_AHEAD, ParsedAhead
 from pytest_postgates.results import ResultCache
 from pytest_postgates.scorecard import Finding, Scorecard, Verdict
 
@@ -76,6 +77,13 @@ class GateContext:
     def __post_init__(self) -> None:
         if self.results is None:
             self.results = ResultCache(None, self.settings)
+
+    def parsed_ahead(self, path: Path, data: bytes) -> Post | None:
+        """The post a gate parsed from ``path`` with these bytes before the runner reached
+        it (gate 15's cache key parses its folder's pages: :class:`~pytest_postgates.post.
+        ParsedAhead`), handed once; None when none was."""
+        ahead = self.memo.get(PARSED_AHEAD)
+        return ahead.take(path, data) if isinstance(ahead, ParsedAhead) else None
 
     def repo_slice(self, post: Post, focus: Sequence[str] = ()) -> RepoSlice:
         """The repository evidence for ``post`` (see :func:`evidence.repomap.post_slice`)

@@ -68,7 +68,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pytest_postgates.config import Settings, option
 from pytest_postgates.evidence import (
@@ -134,10 +134,8 @@ from pytest_postgates.helpers.python_types import PythonTypes
 from pytest_postgates.helpers.sample_checks import SampleChecker, SampleReport
 from pytest_postgates.helpers.script_runs import script_run
 from pytest_postgates.helpers.typed_keys import product_api
+from pytest_postgates.post import PARSED_AHEAD, Fence, ParsedAhead, Post
 from pytest_postgates.scorecard import Finding
-
-if TYPE_CHECKING:
-    from pytest_postgates.post import Fence, Post
 
 GATE_VERSION = 1
 # The checked names a card lists (what it found present is read from them): a bound on the
@@ -708,7 +706,8 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     root = Path(inputs.rsplit("@", 1)[0])
     deps = environment_fingerprint(root)  # and the docs' own Python names (python_docs_names)
     inputs += releases.release_inputs(post_path, context)  # a versioned page: its tag
-    stamp = folder_stamp(post_path, context.evidence.cache_dir, _disk_pages(context))
+    ahead = context.memo.setdefault(PARSED_AHEAD, ParsedAhead())  # pages the runner takes
+    stamp = folder_stamp(post_path, context.evidence.cache_dir, _disk_pages(context), ahead)
     stamp += tree_stamp(post_path, root, context.memo)
     inputs += f"|docs-{hashlib.sha256(stamp.encode()).hexdigest()[:16]}"
     return f"{inputs}|tables-{TABLES_VERSION}|gate-{GATE_VERSION}-{_RULES}|{layout}|{deps}"

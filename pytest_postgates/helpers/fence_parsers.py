@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import ast
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TypeVar
 
 # The trees kept per language: a page's fences, their recovery steps and wrappings.
-MAX_TREES = 256
+MAX_TREES = 2048
 MAX_MODULES = 128
+T = TypeVar("T")
 
 
 class CachedParser:
@@ -33,6 +34,8 @@ class CachedParser:
         self.size = size
         self.trees: OrderedDict[bytes, Any] = OrderedDict()
         self.parsed = 0  # the parses run (the rest came from the kept trees)
+        # What a reader derives from a text by this parser alone (:meth:`derived`).
+        self._derived: OrderedDict[tuple[str, str], Any] = OrderedDict()
 
     @property
     def language(self) -> Any:
@@ -49,6 +52,21 @@ class CachedParser:
         if len(self.trees) > self.size:
             self.trees.popitem(last=False)
         return tree
+
+    def derived(self, kind: str, text: str, make: Callable[[], T]) -> T:
+        """What ``make`` derives from ``text`` (``kind``: which reading), kept like the
+        trees: ``make`` must read nothing but ``text`` and this parser's trees, so that
+        a text read again gives what it gave (a fence's comments, read by the page's
+        reader and again by each reading of its folder)."""
+        key = (kind, text)
+        if key in self._derived:
+            self._derived.move_to_end(key)
+            found: T = self._derived[key]
+            return found
+        made = self._derived[key] = make()
+        if len(self._derived) > self.size:
+            self._derived.popitem(last=False)
+        return made
 
 
 class FenceParsers(Mapping[str, Any]):

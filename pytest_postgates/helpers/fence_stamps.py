@@ -13,13 +13,14 @@ version of it never reads these stamps.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 from pathlib import Path
 
 from pytest_postgates.helpers import code_fences, js_docs_names
-from pytest_postgates.post import is_markdown
+from pytest_postgates.post import ParsedAhead, is_markdown
 
 # The stamps a process has read or made, by file of stamps: (path, size, mtime) -> stamp.
 _KNOWN: dict[Path, dict[tuple[str, int, int], str]] = {}
@@ -43,13 +44,21 @@ _STAMPS_FILE = f"fence-stamps-{_code_digest()}.jsonl"
 
 
 def folder_stamp(
-    page: Path, cache_dir: Path | None, kept: js_docs_names.DiskPages | None = None
+    page: Path,
+    cache_dir: Path | None,
+    kept: js_docs_names.DiskPages | None = None,
+    ahead: ParsedAhead | None = None,
 ) -> str:
     """What a cached result of ``page`` depends on of its folder's pages: their names and
     stamps (``cache_dir``: where stamps are kept across runs; None: in this process only;
-    ``kept``: the run's pages read from disk, which its readings of the folder read too)."""
+    ``kept``: the run's pages read from disk, which its readings of the folder read too;
+    ``ahead``: where a page parsed is offered to the runner, which parses it next)."""
     try:
-        pages = sorted(p for p in page.parent.iterdir() if p.is_file() and is_markdown(p))
+        # Listed once, each entry's type and status asked of the listing (os.scandir): a
+        # page's path is not made and stat'ed twice for every post of its folder.
+        with os.scandir(page.parent) as listing:
+            found = [(page.parent / e.name, e) for e in listing if _is_file(e)]
+        pages = sorted(((p, e) for p, e in found if is_markdown(p)), key=lambda pair: pair[0])
     except OSError:
         return "unread"
     store = cache_dir / _STAMPS_FILE if cache_dir is not None else Path(_STAMPS_FILE)
@@ -59,21 +68,35 @@ def folder_stamp(
     made: list[tuple[str, int, int, str]] = []
     parts = []
     folder = page.parent.resolve()  # each page's path resolved: its folder's, once
-    for path in pages:
+    for path, entry in pages:
         try:
-            status = path.stat()
-            resolved = path.resolve() if path.is_symlink() else folder / path.name
+            status = entry.stat()
+            resolved = path.resolve() if entry.is_symlink() else folder / path.name
         except OSError:
             parts.append(f"{path.name}:unread")
             continue
         key = (str(resolved), status.st_size, status.st_mtime_ns)
         if key not in known:
-            known[key] = js_docs_names.fences_stamp(path, kept)
+            known[key] = js_docs_names.fences_stamp(path, kept, ahead)
             made.append((*key, known[key]))
         parts.append(f"{path.name}:{known[key]}")
     if made and cache_dir is not None:
         _save(store, known, made)
     return ",".join(parts)
+
+
+# The errors Path.is_file answers False for (pathlib's _IGNORED_ERRNOS): a listed entry
+# is a file as Path.is_file tells it.
+_NOT_A_FILE = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError as error:
+        if error.errno in _NOT_A_FILE:
+            return False
+        raise
 
 
 def _load(store: Path) -> dict[tuple[str, int, int], str]:

@@ -19,6 +19,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from pytest_postgates.helpers.fence_parsers import CachedParser
+
 # A name a comment quotes: an identifier, a dotted chain, a call of one.
 _QUOTED = re.compile(r"`([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?`")
 # What a commented-out line of code is, alone: one such statement ...
@@ -44,11 +46,27 @@ def read_comments(
     """``content`` with its commented-out lines of code uncommented; each name a comment
     quotes in backticks added to ``quoted`` (page line, line text, name), which the reader
     lists unjudged in a fence of the product's (``first_line``: the page line of the
-    fence's first line)."""
+    fence's first line). A fence's text is read once per run by a parser that keeps what
+    it derives (:meth:`~pytest_postgates.helpers.fence_parsers.CachedParser.derived`)."""
     if ("//" not in content and "/*" not in content) or (
         "`" not in content and not _CODE_LINE.search(content)
     ):
         return content  # no comment, or none that quotes a name or reads as a use
+    if not isinstance(parser, CachedParser):
+        return _read_comments(content, first_line, parser, quoted)
+
+    def read() -> tuple[str, tuple[tuple[int, str, str], ...]]:
+        rows: list[tuple[int, str, str]] = []
+        return _read_comments(content, 0, parser, rows), tuple(rows)
+
+    text, rows = parser.derived("comments", content, read)
+    quoted.extend((first_line + row, shown, name) for row, shown, name in rows)
+    return text
+
+
+def _read_comments(
+    content: str, first_line: int, parser: Any, quoted: list[tuple[int, str, str]]
+) -> str:
     source = content.encode("utf-8")
     tree = parser.parse(source)
     lines = content.split("\n")

@@ -37,7 +37,7 @@ from pytest_postgates.helpers.code_fences import fence_kind
 from pytest_postgates.helpers.js_comments import read_comments
 from pytest_postgates.helpers.js_tree import node_text, pattern_names
 from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, OPEN_TYPE, SampleValue
-from pytest_postgates.post import Fence, PostRefused, is_markdown, parse_post
+from pytest_postgates.post import Fence, ParsedAhead, PostRefused, is_markdown, parse_post
 
 if TYPE_CHECKING:
     from pytest_postgates.helpers.js_reading import FenceReading
@@ -57,6 +57,8 @@ _PARAMETERS = {
     "catch_clause": "parameter",
 }
 _DECLARED = frozenset({"function_declaration", "class_declaration"})
+# An identifier: a name the index of a folder's words of code answers (DocsNames._holding).
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
 # A run's pages read from disk, by (resolved path, size, time of change): whether parsing
 # found problems, and the fences (:func:`_disk_page`).
 DiskPages = dict[tuple[str, int, int], tuple[bool, tuple[Fence, ...]]]
@@ -216,6 +218,8 @@ class DocsNames:
         self._writing: dict[str, list[tuple[str, list[Fence]]]] = {}
         self._decided: dict[tuple[str, str], DocsName | Unbased | None] = {}  # by the page's own
         self._declared: dict[str, bool] = {}  # whether a fence declares the name
+        # The folder's fences by each word of code they hold (:meth:`_holding`).
+        self._words: dict[str, list[tuple[int, Fence]]] | None = None
         # What a reader recorded in a page's fences, by the page and the fences read.
         self._readings: dict[
             tuple[str, tuple[int, ...]], tuple[list[tuple[str, int, Key]], JsTypes | None]
@@ -257,7 +261,27 @@ class DocsNames:
     def _fences_naming(self, name: str) -> list[Fence]:
         """The folder's fences whose text holds ``name`` at all (the patterns that find a
         name need its text: a substring test first leaves most fences out)."""
+        holding = self._holding(name)
+        if holding is not None:
+            return [f for _, f in holding if name in f.content]
         return [f for _, fences in self._read() for f in fences if name in f.content]
+
+    def _holding(self, name: str) -> list[tuple[int, Fence]] | None:
+        """The folder's fences that hold ``name`` as a word of code (the page's place in
+        :meth:`_read`, the fence), in page and fence order, from an index of the folder's
+        words made once; None when ``name`` is no identifier (then every fence is tested).
+        Every fence the patterns of :meth:`declared` and :meth:`_chosen` find an identifier
+        in holds it so: both need what is before it and after it not to continue it."""
+        if not _WORD.fullmatch(name):
+            return None
+        if self._words is None:
+            words: dict[str, list[tuple[int, Fence]]] = {}
+            for at, (_, fences) in enumerate(self._read()):
+                for fence in fences:
+                    for word in dict.fromkeys(_WORD.findall(fence.content)):
+                        words.setdefault(word, []).append((at, fence))
+            self._words = words
+        return self._words.get(name, [])
 
     def _read(self) -> list[tuple[str, list[Fence]]]:
         if self._pages is None:
@@ -268,10 +292,20 @@ class DocsNames:
         """Each page with its fences that write ``name``."""
         if name not in self._writing:
             word = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
-            self._writing[name] = [
-                (shown, [f for f in fences if name in f.content and word.search(f.content)])
-                for shown, fences in self._read()
-            ]
+            holding = self._holding(name)
+            if holding is None:
+                self._writing[name] = [
+                    (shown, [f for f in fences if name in f.content and word.search(f.content)])
+                    for shown, fences in self._read()
+                ]
+                return self._writing[name]
+            # Only the pages with a fence that writes it: a page with none binds it nowhere.
+            pages = self._read()
+            writing: dict[int, list[Fence]] = {}
+            for at, fence in holding:
+                if name in fence.content and word.search(fence.content):
+                    writing.setdefault(at, []).append(fence)
+            self._writing[name] = [(pages[at][0], fences) for at, fences in writing.items()]
         return self._writing[name]
 
     def _typed(self, name: str) -> DocsName | Unbased | None:
@@ -396,11 +430,14 @@ def _pages(
     return pages
 
 
-def _disk_page(path: Path, kept: DiskPages | None) -> tuple[bool, tuple[Fence, ...]]:
+def _disk_page(
+    path: Path, kept: DiskPages | None, ahead: ParsedAhead | None = None
+) -> tuple[bool, tuple[Fence, ...]]:
     """Whether :func:`~pytest_postgates.post.parse_post` finds problems in the page on
     disk, and its fences; ``kept``: the run's pages already read (a run's cache keys stamp
     the folder's pages, then its readings read them: one parse for both), by the key
-    :mod:`.fence_stamps` keeps a page's stamp by."""
+    :mod:`.fence_stamps` keeps a page's stamp by; ``ahead``: where a page parsed is
+    offered to the runner's parse of it (:class:`~pytest_postgates.post.ParsedAhead`)."""
     try:
         status = path.stat()
         key = (str(path.resolve()), status.st_size, status.st_mtime_ns)
@@ -408,7 +445,7 @@ def _disk_page(path: Path, kept: DiskPages | None) -> tuple[bool, tuple[Fence, .
         key = None
     found = kept.get(key) if kept is not None and key is not None else None
     if found is None:
-        post = parse_post(path)
+        post = ahead.parse(path, parse_post) if ahead is not None else parse_post(path)
         found = bool(post.problems), tuple(post.fences)
         if kept is not None and key is not None:
             kept[key] = found
@@ -429,14 +466,16 @@ def pages_at_ref(root: Path, commit: str, paths: list[str], folder: str) -> dict
     return found
 
 
-def fences_stamp(path: Path, kept: DiskPages | None = None) -> str:
+def fences_stamp(
+    path: Path, kept: DiskPages | None = None, ahead: ParsedAhead | None = None
+) -> str:
     """What :func:`_pages` reads of one page (:func:`~pytest_postgates.helpers.
     fence_stamps.folder_stamp` keys a folder's cached results by it): its JavaScript/
     TypeScript fences with the lines the bindings cite, the untagged ones too (a reader may
     take them for code), and whether it could be read. An edit of its prose, or of a fence
     in another language, that moves no such fence leaves it as it was."""
     try:
-        problems, fences = _disk_page(path, kept)
+        problems, fences = _disk_page(path, kept, ahead)
     except (PostRefused, OSError, ValueError):
         return "refused"
     if problems and not fences:

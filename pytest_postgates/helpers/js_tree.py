@@ -4,6 +4,7 @@ that hold their one child's value."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -28,7 +29,13 @@ _PASSED_NAME = re.compile(r"([A-Za-z_$][\w$]*)\s*\.[\w$]+\(\s*([A-Za-z_$][\w$]*)
 
 def plugins_passed(content: str, product: str) -> dict[str, str]:
     """The values of a fence handed a package other than ``product`` by a method call (a
-    plugin), each with that package."""
+    plugin), each with that package (read once per text and product in a run: the page's
+    reader and each reading of its folder read the same fences)."""
+    return dict(_plugins_passed(content, product))
+
+
+@functools.lru_cache(maxsize=4096)
+def _plugins_passed(content: str, product: str) -> dict[str, str]:
     found = {m.group(1): m.group(2) for m in _PASSED_REQUIRE.finditer(content)}
     imported = {m.group(1): m.group(2) for m in _IMPORTED.finditer(content)}
     for match in _PASSED_NAME.finditer(content):

@@ -285,6 +285,14 @@ class JsAccount:
         self.product = product  # what a product value a name holds is, else None
         self.is_product_spec = is_product_spec
         self.declared: dict[str, Any] = {}  # variable -> its value node (None: none)
+        self._walked: tuple[Any, list[Any]] | None = None  # the fence's tree, walked once
+
+    def nodes(self, root: Any) -> list[Any]:
+        """``root`` and every named node under it in document order (:func:`named_nodes`),
+        walked once for the five readings of the fence's tree."""
+        if self._walked is None or self._walked[0] != root:
+            self._walked = root, list(named_nodes(root))
+        return self._walked[1]
 
     def line(self, node: Any) -> int:
         return self.first + int(node.start_point[0])
@@ -294,7 +302,7 @@ class JsAccount:
 
     # -------------------------------------------------------------- what the fence binds
     def bindings(self, root: Any) -> None:
-        for node in named_nodes(root):
+        for node in self.nodes(root):
             kind = node.type
             if kind == "import_statement":
                 spec = node_string(self.source, node.child_by_field_name("source"))
@@ -451,7 +459,7 @@ class JsAccount:
     def chains(self, root: Any) -> Iterator[tuple[Any, list[Step], str | None]]:
         """Each outermost member chain: its node, its steps, and why its root is untyped
         (None: not the product's)."""
-        for node in named_nodes(root):
+        for node in self.nodes(root):
             if node.type != "member_expression" or not _outermost(node):
                 continue
             base, members = _chain(node, self.source)
@@ -471,7 +479,7 @@ class JsAccount:
         """Each key of an object literal a call or ``new`` of a callee that may be the
         product's is handed: its line, the key as the card names it (``hooks.onError``) and
         why it is not judged."""
-        for node in named_nodes(root):
+        for node in self.nodes(root):
             if node.type not in ("call_expression", "new_expression"):
                 continue
             callee = node.child_by_field_name("function") or node.child_by_field_name("constructor")
@@ -497,7 +505,7 @@ class JsAccount:
         (``new Client()``), or a value in CapWords (``plugins: [MyPlugin]``, a class or
         constant handed on): what it is, is not shown. A member's receiver is the chains'
         (:meth:`chains`); a JSX tag is a component the page renders, not listed here."""
-        for node in named_nodes(root):
+        for node in self.nodes(root):
             parent = node.parent
             if node.type == "call_expression":
                 callee, use = node.child_by_field_name("function"), "{}()"
@@ -519,7 +527,7 @@ class JsAccount:
         """Each key an object pattern takes from a value (``const { data } = load()``: the
         member ``data`` of what ``load()`` returns; nested patterns by their path), and why
         that value is not typed (None: not the product's)."""
-        for node in named_nodes(root):
+        for node in self.nodes(root):
             if node.type != "variable_declarator":
                 continue
             name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
