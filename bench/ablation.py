@@ -56,7 +56,6 @@ from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES 
 from pytest_postgates.helpers.history_cues import RULES as CUE_RULES  # noqa: E402
 from pytest_postgates.helpers.model_grounding import RULES  # noqa: E402
 from pytest_postgates.helpers.page_names import RULES as PAGE_RULES  # noqa: E402
-from pytest_postgates.helpers.sample_sides import RULES as SAMPLE_RULES  # noqa: E402
 
 # The rules that can be turned off: every rule table's, and the gate's own checks that
 # ``symbol_rules_off`` names (gates/symbol_grounding.py).
@@ -94,27 +93,11 @@ DECIDES_ALONE = frozenset(
 )  # fmt: skip
 HALVES = ("tune", "report")
 ALL_ON = "all rules on"
-# Gate 15's rules (``--gate 15``): its table, turned off by ``code_samples_rules_off``. Each
-# may change any token of a page it decides, so every project is run again.
-ABLATABLE_15 = tuple(rule.name for rule in SAMPLE_RULES)
-SETTING = {2: "symbol_rules_off", 15: "code_samples_rules_off"}
-# Set by main(): the gate whose rules are turned off (2 or 15).
-GATE = {"id": 2}
-
-
-def _off(rules_off: Sequence[str]) -> list[str]:
-    """The bench options that turn ``rules_off`` off for the gate ablated."""
-    return ["--set", f"{SETTING[GATE['id']]}={json.dumps(list(rules_off))}"] if rules_off else []
-
-
-def _stem(kind: str) -> str:
-    """A kept run's file stem: gate 15's runs are kept apart from gate 2's."""
-    return kind if GATE["id"] == 2 else f"{kind}{GATE['id']}"
 
 
 def projects_to_run(rule: str, base: dict[str, Any]) -> list[str] | None:
     """The projects where turning ``rule`` off can change anything (None: every one)."""
-    if rule not in DECIDES_ALONE or GATE["id"] != 2:
+    if rule not in DECIDES_ALONE:
         return None
     return [p["project"] for p in base["projects"] if p.get("decided_by_rule", {}).get(rule)]
 
@@ -141,11 +124,12 @@ def run_docs(
     if not out.is_file():
         command = [
             sys.executable, str(HERE / "docs_precision.py"), "--half", half,
-            "--json", str(out), "--cache", str(cache), "--gate", str(GATE["id"]),
+            "--json", str(out), "--cache", str(cache),
         ]  # fmt: skip
         for project in projects or ():
             command += ["--project", project]
-        command += _off(rules_off)
+        if rules_off:
+            command += ["--set", f"symbol_rules_off={json.dumps(list(rules_off))}"]
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             sys.exit(f"ablation: {' '.join(command)} exited {done.returncode}\n{done.stderr}")
@@ -155,7 +139,7 @@ def run_docs(
 
 def docs_out(half: str, rules_off: Sequence[str], runs: Path) -> Path:
     """Where the docs run of ``half`` with ``rules_off`` is kept."""
-    return runs / f"{_stem('docs')}-{half}-{'-'.join(rules_off) or 'all-on'}.json"
+    return runs / f"docs-{half}-{'-'.join(rules_off) or 'all-on'}.json"
 
 
 def run_drift(
@@ -163,7 +147,7 @@ def run_drift(
 ) -> dict[str, Any]:
     """bench/natural_drift.py's report half with ``rules_off`` turned off, on the cases of
     ``projects`` (None: every one); kept in ``runs``, read back if there."""
-    out = runs / f"{_stem('drift')}-{'-'.join(rules_off) or 'all-on'}.json"
+    out = runs / f"drift-{'-'.join(rules_off) or 'all-on'}.json"
     options = ["--jobs", "2", "--cache", str(runs / "drift-cache"), "--split", "report"]
     return _report_half("natural_drift.py", out, options, rules_off, projects)
 
@@ -194,7 +178,9 @@ def _report_half(
         command = [sys.executable, str(HERE / script), "--json", str(out), *options]
         for project in projects or ():
             command += ["--project", project]
-        _run_bench([*command, *_off(rules_off)])
+        if rules_off:
+            command += ["--set", f"symbol_rules_off={json.dumps(list(rules_off))}"]
+        _run_bench(command)
     data: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
     return data
 
@@ -480,8 +466,7 @@ def write_results(
 ) -> None:
     """The per-rule table (bench/results_json.py): what turning each rule off changed."""
     record.notes.append(
-        f"each row is the docs-precision bench of gate {GATE['id']} with one rule turned off "
-        f"({SETTING[GATE['id']]}) "
+        "each row is the docs-precision bench with one rule turned off (symbol_rules_off) "
         "against every rule on: labelled defects lost and labelled false findings back are "
         "over every labelled finding, sampled or not; a rule whose every effect is on the "
         "tokens it decides is run again only on the projects where it decided one (projects "
@@ -531,7 +516,7 @@ def write_results(
             {"name": "planted report: caught lost", "kind": "figure"},
         ]
     columns.append({"name": "standing", "kind": "label"})
-    rows = record.table(f"What each rule of gate {GATE['id']} earns, turned off in turn", columns)
+    rows = record.table("What each rule of gate 2 earns, turned off in turn", columns)
     totals = record.table(
         "Every rule on (the control)",
         [{"name": "half", "kind": "label"}, {"name": "findings", "kind": "control"},
@@ -585,11 +570,6 @@ def held_out_drift(
     """The rule off on the held-out drift cases where it decided a token (none: no run);
     ``kept_only``: a run not already in ``runs`` is not made (its losses are None)."""
     cases = held_out_cases(base)
-    if GATE["id"] != 2:  # gate 15's cases do not record its rules: every project again
-        kept = (runs / f"{_stem('drift')}-{rule}.json").is_file()
-        if kept_only and not kept:
-            return {"cases_run": len(cases), "caught_lost": None, "clean_lost": None}
-        return drift_change(run_drift([rule], runs), base, sorted({c["project"] for c in cases}))
     where = where_decided(rule, cases, drift_rules)
     mine = [c for c in cases if named(rule, drift_rules(c))]
     decided = {"decided": len(mine), "caught_decided": sum(bool(c["caught"]) for c in mine)}
@@ -622,13 +602,7 @@ def held_out_planted(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument(
-        "--rules",
-        help=f"comma-separated, from: {', '.join(ABLATABLE)} (gate 15: {', '.join(ABLATABLE_15)})",
-    )
-    parser.add_argument(
-        "--gate", type=int, choices=sorted(SETTING), default=2, help="whose rules (default 2)"
-    )
+    parser.add_argument("--rules", help=f"comma-separated, from: {', '.join(ABLATABLE)}")
     parser.add_argument(
         "--halves", default=",".join(HALVES), help="default tune,report ('': none, --holdout only)"
     )
@@ -650,14 +624,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--results", type=Path, help="write the per-rule table for the docs")
     args = parser.parse_args(argv)
     halves = [half for half in args.halves.split(",") if half]
-    table = ABLATABLE if args.gate == 2 else ABLATABLE_15
-    rules = args.rules.split(",") if args.rules else list(table)
-    unknown = [r for r in rules if r not in table]
+    rules = args.rules.split(",") if args.rules else list(ABLATABLE)
+    unknown = [r for r in rules if r not in ABLATABLE]
     if unknown or not set(halves) <= set(HALVES):
         parser.error(f"not a rule that can be turned off: {', '.join(unknown) or halves}")
-    if args.gate != 2 and (args.planted or args.holdout):
-        parser.error("--planted and --holdout measure gate 2 only")
-    GATE["id"] = args.gate
     record = None
     if args.results:
         from bench.results_json import Run

@@ -14,7 +14,6 @@ from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES
 from pytest_postgates.helpers.history_cues import RULES as CUE_RULES
 from pytest_postgates.helpers.model_grounding import RULES
 from pytest_postgates.helpers.page_names import RULES as PAGE_RULES
-from pytest_postgates.helpers.sample_sides import RULES as SAMPLE_RULES
 from tests.helpers import load_bench
 
 ablation = load_bench("ablation", "ablation.py")
@@ -193,50 +192,6 @@ def test_the_report_half_runs_pass_the_rules_off_and_the_projects(
     # A run already kept is read back, never repeated.
     ablation.run_drift(["historical"], tmp_path, ["a/b"])
     assert len(commands) == 2
-
-
-def test_gate_15s_rules_are_turned_off_by_its_own_setting_on_its_own_bench(
-    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """``--gate 15``: gate 15's table, ``code_samples_rules_off``, the docs bench's
-    ``--gate 15`` and its runs kept apart from gate 2's; drift on every held-out project
-    (gate 15's cases do not record which rule decided them); no gate 2 bench."""
-    import json
-
-    assert tuple(rule.name for rule in SAMPLE_RULES) == ablation.ABLATABLE_15
-    for wrong in (["--rules", "historical"], ["--planted"], ["--holdout"]):
-        with pytest.raises(SystemExit):
-            ablation.main(["--gate", "15", *wrong])
-    assert "measure gate 2 only" in capsys.readouterr().err
-    commands: list[list[str]] = []
-
-    def fake(command: list[str], **_: Any) -> Any:
-        commands.append(command)
-        out = command[command.index("--json") + 1]
-        case = {"project": "a/b", "fix": "f", "doc": "d.md", "line": 1, "token": "t",
-                "split": "report", "caught": False, "clean": True, "rules": []}  # fmt: skip
-        with open(out, "w", encoding="utf-8") as handle:
-            json.dump({"projects": [], "cases": [case]}, handle)
-
-        class Done:
-            returncode = 0
-
-        return Done()
-
-    monkeypatch.setattr(ablation, "_run_bench", fake)
-    monkeypatch.setattr(ablation.subprocess, "run", fake)
-    monkeypatch.setitem(ablation.GATE, "id", 15)
-    ablation.run_docs("report", ["old-way-sample"], tmp_path, tmp_path / "c")
-    base = {"cases": [{"project": "a/b", "fix": "f", "doc": "d.md", "line": 1, "token": "t",
-                       "split": "report", "caught": True, "clean": True, "rules": []}]}  # fmt: skip
-    change = ablation.held_out_drift("old-way-sample", base, tmp_path)
-    docs, drift = commands
-    assert docs[docs.index("--gate") + 1] == "15"
-    for command in (docs, drift):
-        assert 'code_samples_rules_off=["old-way-sample"]' in command
-        assert not any("symbol_rules_off" in part for part in command)
-    assert "--project" not in drift and change["caught_lost"] == 1
-    assert ablation.docs_out("report", ["old-way-sample"], tmp_path).name.startswith("docs15-")
 
 
 def _holdout(*findings: tuple[str, int, str, str | None], decided: dict[str, int]) -> Any:

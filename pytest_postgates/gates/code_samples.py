@@ -110,7 +110,6 @@ from pytest_postgates.helpers import (
     js_docs_names,
     page_accounting,
     sample_accounting,
-    sample_sides,
     untagged_fences,
     versioned_pages,
 )
@@ -414,22 +413,13 @@ def _check(post: Post, context: GateContext) -> CheckResult:
                         lookup.read.extend(p for p in cli.read if p not in lookup.read)
                 run.check_cli_line(first + offset, text, found[1], cli, found[0], physical[offset:])
 
-    # A sample the page shows as the old way beside its fix is read (its imports bind
-    # names for the samples after it) but judged by none of its names (sample_sides).
     fences = fragments.recover_code(fences, parsers)  # elided JavaScript recovered in place
-    off = "old-way-sample" in settings.for_gate(CodeSamplesSettings).code_samples_rules_off
-    old_way = {} if off else sample_sides.old_way_fences(post, tuple(f for f, _ in fences))
     for fence, kind in fences:
-        mark = report.mark() if fence.start_line in old_way else None
         config, near = config_of(fence)
         if config is None or not near or not fence.content.lstrip().startswith("{"):
             check_fence(fence, kind)  # an object shown alone as a file is no call's options
         if config is not None:
             check_config(config, fence)
-        if mark is not None:
-            report.unjudge_since(
-                mark, old_way[fence.start_line], lambda name: _past_release(index, context, name)
-            )
     for fence in unread:
         _unread_fence(report, fence, run.packages, types.tops if types is not None else ())
     # What the fences read parse and the card names nowhere (sample_accounting).
@@ -444,9 +434,9 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     if python_sample is not None:
         for first, block in autodoc:
             judge_autodoc(python_sample, first, block)
-        python_sample.untyped_members({line + 1 for line in old_way})
+        python_sample.untyped_members()
         own = defined_names(post.path, index.root, context.memo)
-        python_sample.free.judge(python_sample.types, report, {n + 1 for n in old_way}, own)
+        python_sample.free.judge(python_sample.types, report, own)
         report.resolved.update(python_sample.resolved)
         lookup.read.extend(p for p in python_sample.resolved.values() if p not in lookup.read)
     detail = {
@@ -572,20 +562,6 @@ def _has_code(index: RepoIndex) -> bool:
     return any(path.endswith(_CODE_SUFFIXES) and not served(path) for path in index.text_paths)
 
 
-def _past_release(index: RepoIndex, context: GateContext, name: str) -> str | None:
-    """The newest earlier release whose code declares the last part of ``name`` (a
-    finding's name: ``Config.old_flag``, ``default.confgs``), None when none did."""
-    parts = re.findall(r"[A-Za-z_$][\w$]*", name)
-    if not parts:
-        return None
-    past = past_releases(index.root, index.commit, context.evidence.cache_dir)
-    try:
-        found = past.last_declared(parts[-1:])
-    except GitError:
-        return None
-    return found.release if found is not None else None
-
-
 def _python_types(index: RepoIndex, context: GateContext) -> PythonTypes | None:
     """The model's Python side for the repository (None when its code has no Python: the
     model, shared with gate 2 through the cache, is then not built for this gate)."""
@@ -700,8 +676,8 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     inputs = commit_inputs(post_path, context)
     if inputs is None:
         return None
-    own = context.settings.for_gate(CodeSamplesSettings)
-    layout = ",".join(f"{b}={s}" for b, s in own.source_map) + f"|{own.code_samples_rules_off}"
+    source_map = context.settings.for_gate(CodeSamplesSettings).source_map
+    layout = ",".join(f"{b}={s}" for b, s in source_map)
     # The installed dependencies are evidence (a base class of theirs): another key.
     root = Path(inputs.rsplit("@", 1)[0])
     deps = environment_fingerprint(root)  # and the docs' own Python names (python_docs_names)
@@ -727,12 +703,6 @@ class CodeSamplesSettings:
         'build-output prefix -> source prefix (`{"dist/" = "src/lib/"}`; ini/env: '
         "`dist/=src/lib/`) when inference fails",
         shown_default="inferred",
-    )
-    code_samples_rules_off: tuple[str, ...] = option(
-        (),
-        "strs",
-        "gate 15 rules to turn off, by name (helpers/sample_sides.py's table): an ablation "
-        "(bench/ablation.py --gate 15), or a rule that misfires on a project",
     )
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pytest_postgates.evidence.near_miss import near_name
@@ -100,19 +100,18 @@ class FreeNames:
         return loads - bound
 
     def judge(
-        self, types: PythonTypes, report: SampleReport, old_way: Collection[int],
+        self,
+        types: PythonTypes,
+        report: SampleReport,
         docs_defined: Mapping[str, str] | None = None,
-    ) -> None:  # fmt: skip
-        """``old_way``: the first lines of the fences the page shows as the old way;
-        ``docs_defined``: the classes and functions the docs' samples define
+    ) -> None:
+        """``docs_defined``: the classes and functions the docs' samples define
         (:func:`~pytest_postgates.helpers.python_docs_names.defined_names`)."""
         if docs_defined is not None:
             self.docs_defined = docs_defined
         model = types.model
         reported: set[tuple[int, str]] = set()
-        for (first, used), called, loaded in zip(self.fences, self.calls, self.loads, strict=True):
-            if first in old_way:
-                continue
+        for (_first, used), called, loaded in zip(self.fences, self.calls, self.loads, strict=True):
             self._bare(types, report, loaded, called, reported)
             for name, (line, _text) in sorted(called.items()):
                 if name in self.bound or name in _BUILTIN_NAMES or types.written(name):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
 from dataclasses import replace
 
 from pytest_postgates.evidence.near_miss import near_name
@@ -143,7 +143,7 @@ class PythonSample:
         self.resolved: dict[str, str] = {}  # imported product module -> its file
         # The members the page uses on each name its samples never bind: (member, file
         # line, line text, the fence's first line), judged once the page is read.
-        self.free_uses: dict[str, list[tuple[str, int, str, int]]] = {}
+        self.free_uses: dict[str, list[tuple[str, int, str]]] = {}
         self._lines: list[str] = []
         self._map: list[int] = []
         self._first = 0
@@ -486,7 +486,7 @@ class PythonSample:
                 # A name no sample binds (`exc` in a REPL line): its type is not shown.
                 line, text = self._line(node)
                 uses = self.free_uses.setdefault(root.id, [])
-                uses.append((node.attr, line, text, self._first))
+                uses.append((node.attr, line, text))
                 self.report.skip(line, text, _never_bound(root.id, node.attr))
             return self.attribute(self.value(node.value), node)
         if isinstance(node, ast.Call):
@@ -539,24 +539,21 @@ class PythonSample:
         self.children(node)
         return None
 
-    def untyped_members(self, old_way: Collection[int] = ()) -> None:
+    def untyped_members(self) -> None:
         """The members the page uses on a name its samples never bind (``exc`` in a REPL
         session), judged once the page is read: where its other members there, two or
         more that no built-in type has, are together those of one product class (and its
         subclasses) only, a member that no code of the product names and that is a near
         miss of one of that class's members is a finding. A subclass may add members of
         its own (a model's fields), so any other name stays listed unjudged, as does every
-        use of a name not so typed. ``old_way``: the first lines of the fences the page
-        shows as the old way, whose uses neither type the name nor are judged. The
-        page's signature fences are judged here too (python_signatures)."""
+        use of a name not so typed. The page's signature fences are judged here too
+        (python_signatures)."""
         for name, params, at in self.signatures:
-            if at[1] not in old_way:
-                self._lines, self._map, self._first = at[0], list(range(len(at[0]))), at[1]
-                held = self.value(ast.parse(name, mode="eval").body)
-                judge_signature(held, name, params, at, (self.types, self.report, self._miss))
+            self._lines, self._map, self._first = at[0], list(range(len(at[0]))), at[1]
+            held = self.value(ast.parse(name, mode="eval").body)
+            judge_signature(held, name, params, at, (self.types, self.report, self._miss))
         model = self.types.model
-        for root, every in self.free_uses.items():
-            uses = [use for use in every if use[3] not in old_way]
+        for root, uses in self.free_uses.items():
             used = {use[0] for use in uses}
             missing = {n for n in used if not self.types.written(n) and n not in BUILTIN_MEMBERS}
             known = used - missing
@@ -568,7 +565,7 @@ class PythonSample:
             members = model.members(family)[0]
             where = self.types.entries(family)[0].path
             shared = ", ".join(sorted(known))
-            for name, line, text, _first in uses:
+            for name, line, text in uses:
                 real = near_name(model, name) if name in missing else None
                 if real is None or real not in members:
                     continue

@@ -74,41 +74,6 @@ class SampleReport:
         if entry not in self.unjudged:
             self.unjudged.append(entry)
 
-    def mark(self) -> tuple[int, dict[str, int], int, int]:
-        """Where the report stands (see :meth:`unjudge_since`)."""
-        counts = dict(self.checked_by_kind)
-        return self.checked, counts, len(self.violations), len(self.checked_names)
-
-    def unjudge_since(
-        self,
-        mark: tuple[int, dict[str, int], int, int],
-        why: str,
-        past: Callable[[str], str | None] = lambda name: "",
-    ) -> None:
-        """What was judged since ``mark`` is listed unjudged with ``why`` instead: nothing
-        of it counts as checked, and a violation becomes an unjudged use when ``past``
-        names an earlier release that declared the name (a name no release declared is
-        an invention even on the old side, and stays a violation)."""
-        self.checked, self.checked_by_kind, first = mark[0], dict(mark[1]), mark[2]
-        del self.checked_names[mark[3] :]
-        kept: list[dict[str, Any]] = []
-        hints: list[list[str]] = []
-        for number, item in enumerate(self.violations[first:], first):
-            release = past(item["name"])
-            if release is None:
-                item["reason"] += "; no earlier release declares it either"
-                kept.append(item)
-                hints.append(self.suggestions.get(number) or [])
-                continue
-            where = f" (declared in {release})" if release else ""
-            self.skip(item["line"], item["name"], f"{item['name']}: {why}{where}")
-        del self.violations[first:]
-        for number in [n for n in self.suggestions if n >= first]:
-            del self.suggestions[number]
-        for item, close in zip(kept, hints, strict=True):
-            self.suggestions[len(self.violations)] = close
-            self.violations.append(item)
-
     def violation(
         self, line: int, kind: str, name: str, where: str, reason: str, close: list[str]
     ) -> None:
