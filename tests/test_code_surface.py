@@ -65,6 +65,8 @@ def test_an_unfinished_python_file_gives_what_was_read() -> None:
 
 @given(st.text(max_size=300), st.sampled_from(["a.py", "a.js", "a.ts"]))
 @example(".À", "a.py")  # hypothesis found it: a Unicode identifier is a name
+@example(".A¼", "a.py")  # and this: `\w` takes `¼`, which no identifier may hold
+@example("x.A¼", "a.js")
 def test_any_text_gives_identifier_shaped_names(text: str, path: str) -> None:
     # Identifiers as the languages define them: Unicode letters included (`x.À` names `À`
     # in Python and JavaScript alike), and `$` in JavaScript.

@@ -61,7 +61,9 @@ def surface_names(sources: dict[str, str], imports: Iterable[ImportSite] = ()) -
             found |= _python_surface(text, theirs)
         else:
             found |= _script_surface(text, theirs)
-    return found
+    # `\w` takes characters no identifier may hold (`¼`, a number of category No), which
+    # tokenize's and the scripts' patterns read as part of a name: identifiers only.
+    return {name for name in found if name.replace("$", "_").isidentifier()}
 
 
 def _python_surface(text: str, foreign: Set[str] = frozenset()) -> set[str]:
