@@ -78,25 +78,36 @@ def test_a_parameter_passed_to_a_function_not_followed_leaves_the_keys_open(
     assert any("open() passes opts to send(), which is not followed" in r for r in reasons), reasons
 
 
-def test_a_key_the_code_reads_is_no_defect_beside_a_lagging_declaration(
-    tmp_path: Path,
-) -> None:
-    # The hand-written serve.d.ts leaves out `port`, which serve.js reads: not a defect;
-    # a key neither declares nor reads is.
-    repo = make_repo(
+def _serve(tmp_path: Path, code: dict[str, str]) -> Path:
+    """The ``serve`` package: its JavaScript ``code`` beside a hand-written serve.d.ts that
+    declares only the option ``logger``."""
+    return make_repo(
         tmp_path / "repo",
         {
             "package.json": json.dumps(
                 {"name": "serve", "main": "serve.js", "types": "serve.d.ts"}
             ),
-            "serve.js": (
-                "function serve(opts) { return { port: opts.port, log: opts.logger } }\n"
-                "module.exports = serve;\n"
-            ),
             "serve.d.ts": (
                 "interface Options { logger?: boolean }\n"
                 "declare function serve(opts?: Options): void;\n"
                 "export default serve;\n"
+            ),
+            **code,
+        },
+    )
+
+
+def test_a_key_the_code_reads_is_no_defect_beside_a_lagging_declaration(
+    tmp_path: Path,
+) -> None:
+    # The hand-written serve.d.ts leaves out `port`, which serve.js reads: not a defect;
+    # a key neither declares nor reads is.
+    repo = _serve(
+        tmp_path,
+        {
+            "serve.js": (
+                "function serve(opts) { return { port: opts.port, log: opts.logger } }\n"
+                "module.exports = serve;\n"
             ),
         },
     )
@@ -114,12 +125,9 @@ def test_a_key_the_code_is_seen_to_read_is_no_defect_though_its_reads_are_open(
     but the code still reads it, by each name of a constant list, in a function of another
     file it hands the options to, after a use whose keys cannot be told (``send``); a key
     nothing declares or reads is still a finding."""
-    repo = make_repo(
-        tmp_path / "repo",
+    repo = _serve(
+        tmp_path,
         {
-            "package.json": json.dumps(
-                {"name": "serve", "main": "serve.js", "types": "serve.d.ts"}
-            ),
             "serve.js": (
                 "const { buildRouterOptions } = require('./lib/route')\n"
                 "function serve(options) {\n"
@@ -138,11 +146,6 @@ def test_a_key_the_code_is_seen_to_read_is_no_defect_though_its_reads_are_open(
                 "  return out\n"
                 "}\n"
                 "module.exports = { buildRouterOptions }\n"
-            ),
-            "serve.d.ts": (
-                "interface Options { logger?: boolean }\n"
-                "declare function serve(opts?: Options): void;\n"
-                "export default serve;\n"
             ),
         },
     )
