@@ -40,7 +40,8 @@ import json
 import os
 import sqlite3
 import stat
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,8 @@ DATABASE_NAME = "results-v1.sqlite"
 MAX_ENTRY_CHARS = 4 * 1024 * 1024
 # Most keys read ahead in one query (SQLite's default limit of host parameters is 32,766).
 _PREFETCH_LIMIT = 256
+# How long a process waits on another's lock of the database before it gives up the cache.
+_BUSY_SECONDS = 60.0
 _ENTRY_KEYS = frozenset(
     {"key", "gate", "name", "advisory", "verdict", "detail", "findings", "summary", "score"}
 )
@@ -470,9 +473,9 @@ def _open_database(path: Path) -> sqlite3.Connection:
     # Autocommit (each entry is its own short transaction); WAL lets readers and the one
     # writer of the moment work at once, and NORMAL sync keeps the file consistent on a
     # crash (only the last entries may be lost, and they are recomputed).
-    db = sqlite3.connect(path, timeout=60, isolation_level=None, check_same_thread=False)
+    db = sqlite3.connect(path, timeout=_BUSY_SECONDS, isolation_level=None, check_same_thread=False)
     try:
-        db.execute("PRAGMA journal_mode=WAL")
+        _while_busy(lambda: db.execute("PRAGMA journal_mode=WAL"))
         db.execute("PRAGMA synchronous=NORMAL")
         # entries: gate results; notes: what gates noted for their keys (gate 6's linked
         # files); written: the stamps of the scorecards written (see written_unchanged).
@@ -487,6 +490,29 @@ def _open_database(path: Path) -> sqlite3.Connection:
         db.close()
         raise
     return db
+
+
+def _while_busy(statement: Callable[[], object]) -> None:
+    """Run ``statement``, again while SQLite answers SQLITE_BUSY at once. Processes that
+    open a new database together (xdist's workers on a cold run) each read it and then
+    switch it to WAL; SQLite refuses one of two such lock upgrades without waiting (to
+    break the deadlock), and a process whose open failed kept no cache for the run."""
+    deadline = time.monotonic() + _BUSY_SECONDS
+    while True:
+        try:
+            statement()
+            return
+        except sqlite3.OperationalError as exc:
+            if not _busy(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.01)
+
+
+def _busy(exc: sqlite3.OperationalError) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11 and later
+    if code is not None:
+        return bool(code & 0xFF == sqlite3.SQLITE_BUSY)
+    return str(exc) == "database is locked"
 
 
 def _stamp(info: os.stat_result) -> str:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import sqlite3
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -170,6 +172,65 @@ def test_a_stored_card_and_its_cached_copy_name_the_same_content(tmp_path: Path)
     cache.store(other_key, _card(2, "FAIL"))
     other = ResultCache(tmp_path, Settings()).load(other_key, 2, "gate2")
     assert other is not None and other.content_digest() != loaded.content_digest()
+
+
+def _open_and_store(folder: str, gate: int, start: Any, errors: Any) -> None:
+    cache = ResultCache(Path(folder), Settings())
+    start.wait()
+    try:
+        cache.store(cache.key(gate, b"post", "inputs", None), _card(gate))
+    except OSError as exc:
+        errors.put(f"gate {gate}: {exc.strerror}")
+
+
+def test_processes_opening_a_new_database_together_each_keep_their_cache(
+    tmp_path: Path,
+) -> None:
+    """xdist's workers on a cold run create the database together. SQLite refuses one of
+    two processes switching it to WAL at once without waiting (a lock upgrade that could
+    deadlock); that process used to run with no cache (a cold CI run's worker stored
+    nothing, and the rerun was not served). One round lost an open about one time in five
+    before; thirty rounds."""
+    context = multiprocessing.get_context("fork")
+    errors = context.Queue()
+    for round_ in range(30):
+        folder = tmp_path / str(round_)
+        start = context.Event()
+        workers = [
+            context.Process(target=_open_and_store, args=(str(folder), gate, start, errors))
+            for gate in (1, 2, 3, 4)
+        ]
+        for worker in workers:
+            worker.start()
+        start.set()
+        for worker in workers:
+            worker.join(timeout=120)
+            assert worker.exitcode == 0
+        assert errors.empty(), errors.get()
+        cache = ResultCache(folder, Settings())
+        for gate in (1, 2, 3, 4):
+            assert cache.load(cache.key(gate, b"post", "inputs", None), gate, f"gate{gate}")
+
+
+def test_only_a_busy_database_is_asked_again() -> None:
+    calls: list[int] = []
+
+    def locked_twice() -> None:
+        calls.append(1)
+        if len(calls) < 3:
+            raise sqlite3.OperationalError("database is locked")
+
+    results._while_busy(locked_twice)
+    assert len(calls) == 3
+
+    def read_only() -> None:
+        calls.append(1)
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    calls.clear()
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        results._while_busy(read_only)
+    assert len(calls) == 1
 
 
 # ---------------------------------------------------------------------- plugin runs
