@@ -261,11 +261,14 @@ def install(
     return report
 
 
-def drift_pins(half: str, mirrors: Path) -> dict[str, str]:
-    """Project -> the commit its drift install reads: the newest fix of its cases."""
+def drift_pins(
+    half: str, mirrors: Path, chosen: list[str] | None = None
+) -> dict[str, str]:
+    """Project -> the commit its drift install reads: the newest fix of its cases (of the
+    ``chosen`` projects only, when given: the others' mirrors need not be there)."""
     fixes: dict[str, set[str]] = {}
     for case in natural_drift.load_cases(natural_drift.CASES):
-        if case.split == half:
+        if case.split == half and (not chosen or case.project in chosen):
             fixes.setdefault(case.project, set()).add(case.fix)
     pins: dict[str, str] = {}
     for project, commits in sorted(fixes.items()):
@@ -284,7 +287,7 @@ def docs_projects() -> set[str]:
 def install_drift(half: str, chosen: list[str] | None, cache: Path, mirrors: Path) -> None:
     """The drift install of one half's projects (the docstring's rules)."""
     shared = docs_projects()
-    for project, commit in drift_pins(half, mirrors).items():
+    for project, commit in drift_pins(half, mirrors, chosen).items():
         if chosen and project not in chosen:
             continue
         if drift_projects.SPLIT.get(project) != half:
