@@ -80,3 +80,62 @@ def test_keywords_a_body_uses_any_other_way_are_unjudged(tmp_path: Path, repo: P
     assert sample_violations(card) == []
     reasons = unjudged_reasons(card)
     assert len(reasons) == 2 and all("accepts **kwargs" in r for r in reasons), reasons
+
+
+# A field class whose ``**kwargs`` is read, passed on to its base, and there handed whole to
+# a method that reads it (collerek/ormar's README, orm/fields.py before 0.1: `String(
+# max_length=100)` where String reads `length`); a second one hands it to a method of its
+# class that lets it go anywhere, and a third to a module function that reads it.
+FIELDS = {
+    "pyproject.toml": "[project]\nname = 'fieldkit'\nversion = '1'\n",
+    "fieldkit/__init__.py": "from fieldkit.fields import Loose, Number, String\n",
+    "fieldkit/fields.py": (
+        "class BaseField:\n"
+        "    def __init__(self, *args, **kwargs) -> None:\n"
+        "        self.name = kwargs.pop('name', None)\n"
+        "        self._populate_from_kwargs(kwargs)\n\n"
+        "    def _populate_from_kwargs(self, kwargs: dict) -> None:\n"
+        "        self.primary_key = kwargs.pop('primary_key', False)\n"
+        "        self.nullable = kwargs.pop('nullable', True)\n\n"
+        "class String(BaseField):\n"
+        "    def __init__(self, *args, **kwargs) -> None:\n"
+        "        if 'length' not in kwargs:\n"
+        "            raise ValueError('length is required')\n"
+        "        self.length = kwargs.pop('length')\n"
+        "        super().__init__(*args, **kwargs)\n\n"
+        "class Loose(BaseField):\n"
+        "    def __init__(self, **kwargs) -> None:\n"
+        "        self._keep(kwargs)\n\n"
+        "    def _keep(self, options) -> None:\n"
+        "        self.options = dict(options)\n\n"
+        "def _bounds(options) -> None:\n"
+        "    options.get('minimum')\n"
+        "    options.get('maximum')\n\n"
+        "class Number(BaseField):\n"
+        "    def __init__(self, **kwargs) -> None:\n"
+        "        _bounds(kwargs)\n"
+        "        super().__init__(**kwargs)\n"
+    ),
+}
+
+
+def test_keywords_handed_whole_to_a_method_or_function_that_reads_them_are_judged(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(tmp_path / "fieldkit", FIELDS)
+    code = (
+        "import fieldkit\n"
+        "title = fieldkit.String(max_length=100)\n"
+        "name = fieldkit.String(length=100, nullable=False, primary_key=True, name='n')\n"
+        "count = fieldkit.Number(minimum=0, maximum=9, nullable=False, maximun=1)\n"
+        "other = fieldkit.Loose(anything=1)\n"
+    )
+    card = sample_card(code, "python", tmp_path, repo)
+    assert sample_violations(card) == [
+        ("keyword_argument", "fieldkit.Number(maximun=)"),
+        ("keyword_argument", "fieldkit.String(max_length=)"),
+    ]
+    reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}
+    assert "`maximum`" in reasons["fieldkit.Number(maximun=)"], reasons
+    # Loose hands its keywords to a method that keeps them all: any keyword, unjudged.
+    assert unjudged_reasons(card) == ["fieldkit.Loose(anything=): fieldkit.Loose accepts **kwargs"]

@@ -183,6 +183,10 @@ class CallableFacts:
     # The attributes a Python body sets on the local it returns (`prog.detailed_results = r`
     # before `return prog`): members its result has beyond those of its declared type.
     attaches: list[str] = field(default_factory=list)
+    # A Python ``def`` with no decorator whose name no code of the product sets an attribute
+    # on (``func.cache = {}``, ``setattr(func, ...)``): its name holds a plain function (a
+    # method: a bound method), whose attributes are a function's, never its result's.
+    plain_function: bool = False
 
 
 @dataclass

@@ -31,7 +31,8 @@ from pytest_postgates.evidence.model_facts import (
     normal_flag,
 )
 
-# Calls that declare options (a module making them may list its flags in a table).
+_Function = ast.FunctionDef | ast.AsyncFunctionDef
+_FUNCTION = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 # What the dataclass decorator adds to a class, as the running interpreter makes it.
 DATACLASS_MEMBERS = sorted(set(dir(dataclasses.make_dataclass("_Probe", []))) - set(dir(object)))
@@ -130,6 +131,7 @@ def read_python(sources: Mapping[str, str]) -> ModelFacts:
     modules = module_names(sources)
     tops = frozenset(module.split(".")[0] for module in modules.values())
     units: dict[str, UnitCalls] = {}
+    altered: set[str] = set()  # names some code sets an attribute on (_attribute_owner)
     for path in sorted(sources):
         # A script without a suffix (Python by its shebang, `bin/tool`) is no module one
         # imports: it is keyed by its path, as a JavaScript file is, and its parser read.
@@ -144,8 +146,10 @@ def read_python(sources: Mapping[str, str]) -> ModelFacts:
             facts.unread[path] = f"does not parse: {exc.__class__.__name__}"
             continue
         facts.files += 1
-        _ModuleReader(path, module, facts, tops).read(tree)
+        _ModuleReader(path, module, facts, tops, altered).read(tree)
         units[module] = read_unit(tree, path, module)
+    for made in facts.callables:
+        made.plain_function = made.plain_function and made.name not in altered
     _expand_stars(facts)
     facts.constant_owners &= set(facts.imports)
     facts.functions.extend(resolve_python(units, tops))
@@ -158,8 +162,11 @@ _KEY_READS = frozenset({"get", "pop", "setdefault"})
 
 
 class _ModuleReader:
-    def __init__(self, path: str, module: str, facts: ModelFacts, tops: frozenset[str]) -> None:
+    def __init__(
+        self, path: str, module: str, facts: ModelFacts, tops: frozenset[str], altered: set[str]
+    ) -> None:
         self.path = path
+        self.altered = altered
         self.module = module
         self.facts = facts
         self.tops = tops  # the product's top-level packages and modules
@@ -170,12 +177,16 @@ class _ModuleReader:
         self.literals: dict[str, list[str]] = {}  # module constants: a collection of strings
         self.stars: list[str] = []  # modules star-imported (absolute)
         self.binding: set[int] = set()  # the ``from`` imports that bind top-level names
+        # The module's own functions, by name: a ``**kwargs`` passed whole to one is read
+        # through it (see _kwargs_use).
+        self.functions: dict[str, _Function] = {}
 
     def decl(self, name: str, kind: str, owner: str, line: int) -> None:
         self.facts.decls.append(Decl(name, kind, owner, self.path, line))
 
     def read(self, tree: ast.Module) -> None:
         self.decl(self.module.rsplit(".", 1)[-1], "module", self.module, 1)
+        self.functions = {n.name: n for n in tree.body if isinstance(n, _FUNCTION)}
         self.body(tree.body)
         bound, frameworks, declares_options = self.imports(tree)
         for framework in frameworks:
@@ -187,6 +198,7 @@ class _ModuleReader:
         for node in ast.walk(tree):
             self.keys_read(node)
             self.name_pattern(node)
+            self.altered.update(_attribute_owner(node))
             if declares_options and isinstance(node, ast.Constant):
                 value = node.value
                 if isinstance(value, str) and _LONG_FLAG.fullmatch(value) and value not in tabled:
@@ -335,7 +347,9 @@ class _ModuleReader:
                     else:
                         self.all = values
 
-    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, owner: str, kind: str) -> None:
+    def function(
+        self, node: _Function, owner: str, kind: str, methods: Mapping[str, _Function] = {}
+    ) -> None:
         qualname = f"{owner}.{node.name}"
         self.decl(node.name, kind, owner, node.lineno)
         args = node.args
@@ -362,8 +376,12 @@ class _ModuleReader:
             _unpacked(args.kwarg.annotation) if args.kwarg is not None else "",
         )
         if args.kwarg is not None:
-            made.kwargs_read, made.kwargs_to, made.kwargs_open = _kwargs_use(node, args.kwarg.arg)
+            passes = _Passes(methods, self.functions)
+            made.kwargs_read, made.kwargs_to, made.kwargs_open = _kwargs_use(
+                node, args.kwarg.arg, passes
+            )
         made.attaches = _returned_attributes(node)
+        made.plain_function = not node.decorator_list
         self.facts.callables.append(made)
 
     def klass(self, node: ast.ClassDef, owner: str) -> None:
@@ -382,10 +400,11 @@ class _ModuleReader:
                for d in node.decorator_list):  # fmt: skip
             for name in DATACLASS_MEMBERS:
                 member(name, "attribute", node.lineno)
+        methods = {c.name: c for c in node.body if isinstance(c, _FUNCTION)}
         for child in node.body:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 member(child.name, "method", child.lineno)
-                self.function(child, qualname, "method")
+                self.function(child, qualname, "method", methods)
                 for prefix in _dispatched(child):
                     known = self.facts.name_dispatch.setdefault(qualname, [])
                     if prefix not in known:
@@ -601,11 +620,47 @@ def _self_targets(node: ast.AST) -> list[str]:
     return found
 
 
+@dataclasses.dataclass(frozen=True)
+class _Passes:
+    """The functions a ``**kwargs`` may be handed to whole, as one argument, and still be
+    followed: the methods of its class (``self._populate(kwargs)``) and the functions of its
+    module (``_check(kwargs)``); the depth of such hand-overs so far."""
+
+    methods: Mapping[str, _Function]
+    functions: Mapping[str, _Function]
+    depth: int = 0
+
+    def target(self, call: ast.Call, index: int) -> tuple[_Function, str] | None:
+        """The function ``call`` runs and its parameter at positional ``index``."""
+        if self.depth >= _MAX_PASSES or any(isinstance(a, ast.Starred) for a in call.args):
+            return None
+        func = call.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            found = self.methods.get(func.attr) if func.value.id in ("self", "cls") else None
+            bound = found is not None and not any(
+                _callee_name(d) == "staticmethod" for d in found.decorator_list
+            )
+        elif isinstance(func, ast.Name):
+            found, bound = self.functions.get(func.id), False
+        else:
+            return None
+        if found is None:
+            return None
+        positional = [*found.args.posonlyargs, *found.args.args][1 if bound else 0 :]
+        return (found, positional[index].arg) if index < len(positional) else None
+
+
+# How many hand-overs of a ``**kwargs`` as one argument are followed (then: any keyword).
+_MAX_PASSES = 3
+
+
 def _kwargs_use(
-    function: ast.FunctionDef | ast.AsyncFunctionDef, kwargs: str
+    function: _Function, kwargs: str, passes: _Passes | None = None
 ) -> tuple[list[str], list[str], bool]:
     """What ``function``'s body does with its ``**kwargs`` named ``kwargs`` (see
-    :class:`CallableFacts`): keys read by name, callees passed them all, any other use."""
+    :class:`CallableFacts`): keys read by name, callees passed them all, any other use.
+    Handed whole to a function of ``passes`` as one argument, what that function does with
+    its parameter counts as this body's use."""
     read: list[str] = []
     to: list[str] = []
     parents: dict[ast.AST, ast.AST] = {}
@@ -627,6 +682,17 @@ def _kwargs_use(
             if isinstance(call, ast.Call):
                 to.append(ast.unparse(call.func))
                 continue
+        if isinstance(above, ast.Call) and node in above.args and passes is not None:
+            handed = passes.target(above, above.args.index(node))
+            if handed is None:
+                return read, to, True
+            deeper = dataclasses.replace(passes, depth=passes.depth + 1)
+            more_read, more_to, open_ = _kwargs_use(*handed, deeper)
+            if open_:
+                return read, to, True
+            read += more_read
+            to += more_to
+            continue
         key = _read_key(node, above, parents.get(above) if above is not None else None)
         if key is None:
             return read, to, True
@@ -657,6 +723,20 @@ def _read_key(node: ast.Name, above: ast.AST | None, higher: ast.AST | None) -> 
     ):
         return above.left.value
     return None
+
+
+def _attribute_owner(node: ast.AST) -> list[str]:
+    """The names ``node`` sets an attribute on: ``func.cache = {}``, ``setattr(func, ...)``."""
+    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return [
+            t.value.id
+            for t in targets
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+        ]
+    if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
+        return [node.args[0].id] if _callee_name(node.func) == "setattr" else []
+    return []
 
 
 def _callee_name(func: ast.expr) -> str:

@@ -9,8 +9,7 @@ whose declared return type is a product class, annotated, entered with ``with``,
 over), through chains and with inherited members, must be declared; keyword arguments of
 calls to product callables must be parameters of the callee. A use the gate cannot type is
 listed as unjudged with the reason; names the sample does not tie to the product are not
-its business. Findings name the nearest real names.
-"""
+its business. Findings name the nearest real names."""
 
 from __future__ import annotations
 
@@ -25,6 +24,7 @@ from pytest_postgates.helpers.fence_parsers import parse_python
 from pytest_postgates.helpers.js_comments import QUOTED_REASON
 from pytest_postgates.helpers.python_comments import read_comments
 from pytest_postgates.helpers.python_free_names import FreeNames
+from pytest_postgates.helpers.python_function_values import function_attribute
 from pytest_postgates.helpers.python_signatures import judge_signature, read_signature
 from pytest_postgates.helpers.python_types import EITHER, Miss, PythonTypes, PyValue, Unjudged
 from pytest_postgates.helpers.sample_checks import SampleReport
@@ -617,7 +617,8 @@ class PythonSample:
         if held.kind == OUTSIDE:
             self._skip(node, f"{shown}: {held.reason}")
             return PyValue(OUTSIDE, name, shown, reason=held.reason)
-        if held.kind == "callable":
+        read = function_attribute(self.types, held, name, shown)  # a function's own
+        if held.kind == "callable" and read is None:
             # A member read without a call after a method: a property's value.
             typed = self.types.returned(held)
             if typed is None and self.types.outside(held):
@@ -629,7 +630,9 @@ class PythonSample:
                 self._skip(node, f"{shown}: the model does not know the type of {held.shown}")
                 return PyValue("unknown", name, shown)
             held = typed
-        if held.kind == "module":
+        if read is not None:
+            (found, reason), kind, label = read, "member", shown
+        elif held.kind == "module":
             found = self.types.module_name(held.name, name, shown)
             kind, reason = "python_attribute", f"{held.name} has no attribute {name}"
             label = f"{held.name}.{name}"
