@@ -36,6 +36,23 @@ BUILTIN_FLAGS = {
     "rich_click": {"help"},
     "typer": {"help", "install-completion", "show-completion"},
 }
+# A package imported from a CDN that serves npm packages by name (``https://esm.sh/h3``,
+# ``https://cdn.jsdelivr.net/npm/h3@1``, Deno's ``npm:h3``): the package, any version. A
+# URL that goes on to a file of the package (esm.sh's own builds, ``/dist/x.mjs``) is left
+# as it is: its names need not be the package entry's.
+_CDN_PACKAGE = re.compile(
+    r"(?:https?://(?:esm\.sh|esm\.run|unpkg\.com|cdn\.skypack\.dev|cdn\.jsdelivr\.net/npm)/"
+    r"|npm:)(?P<name>(?:@[\w.-]+/)?[\w.-]+?)(?:@[\w.^~<>=*-]*)?/?(?:\?[^#]*)?"
+)
+
+
+def cdn_package(spec: str) -> str:
+    """The npm specifier a CDN URL of a package's entry names (see _CDN_PACKAGE), else
+    ``spec`` as written."""
+    found = _CDN_PACKAGE.fullmatch(spec)
+    return found["name"] if found else spec
+
+
 PLACEHOLDER = re.compile(r"^[<\[{].*[>\]}]$|^\.\.\.$|\$")
 # A word naming a file or module of the reader's where a command would stand: a path
 # (``./app``, ``src/main.py``), a script file, or a dotted module (``my_pkg.main``).
@@ -172,6 +189,7 @@ class SampleChecker:
         when it names none."""
         if not spec:
             return None
+        spec = cdn_package(spec)
         for name in self.packages:  # longest first: `@x/a-b` before `@x/a`
             if spec == name or spec.startswith(name + "/"):
                 return self.sites[name]
@@ -184,6 +202,7 @@ class SampleChecker:
         why it cannot be (unjudged, or a missing_target violation). A side-effect import
         of a subpath whose only condition is ``types`` reads its declarations, as a type
         import does (:func:`~pytest_postgates.evidence.resolution.types_only_entry`)."""
+        spec = cdn_package(spec)
         site = self.site_of(spec)
         if side_effect and site and resolution.types_only_entry(site.manifest, spec):
             type_only = True
