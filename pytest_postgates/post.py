@@ -199,6 +199,26 @@ class Post:
         return tuple(blocks)
 
     @cached_property
+    def held_blocks(self) -> tuple[Fence, ...]:
+        """Code that CommonMark does not read as code where the site renders it as code
+        (:mod:`pytest_postgates.held_blocks`): fences in a raw HTML block (a VuePress code
+        group) and the code of MkDocs' admonitions and content tabs, whose indented body
+        CommonMark reads as a paragraph when it follows the marker line. Samples to the
+        code gates; the Markdown gates' fences and code lines are unchanged."""
+        from pytest_postgates import held_blocks
+
+        return held_blocks.held_code(self)
+
+    @property
+    def code_blocks(self) -> tuple[Fence, ...]:
+        """Every block of code, in order: fences, indented code (and the fences it holds)
+        and :attr:`held_blocks`, each block once (an indented block inside a MkDocs container
+        is read as the container's)."""
+        from pytest_postgates import held_blocks
+
+        return held_blocks.code_blocks(self)
+
+    @cached_property
     def code_lines(self) -> frozenset[int]:
         """File lines inside fenced or indented code, fence markers included."""
         lines: set[int] = set()

@@ -509,7 +509,7 @@ def post_definitions(
         return is_product_package is not None and is_product_package(specifier)
 
     # Indented code blocks are samples too (DRF's and many MkDocs sites' only kind).
-    for fence in (*post.fences, *post.indented_code):
+    for fence in post.code_blocks:
         content = fence.content
         if callable(is_repo_file) and any(is_repo_file(n) for n in quoted_source_file(content)):
             continue

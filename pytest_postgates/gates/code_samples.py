@@ -187,10 +187,10 @@ def _unjudged(result: CheckResult, why: str) -> CheckResult:
 
 def _check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
-    # Indented code blocks too (a REPL session, a sample in a MkDocs tab): in file order.
+    # Indented code blocks too (a REPL session, a sample in a MkDocs tab) and fences an HTML
+    # block holds (a VuePress code group): in file order.
     # Fragments recovered (fence_fragments): a diff's new code, a markup fence's scripts.
-    fragments = fence_fragments.Fragments(sorted((*post.fences, *post.indented_code),
-                                                 key=lambda fence: fence.start_line))  # fmt: skip
+    fragments = fence_fragments.Fragments(list(post.code_blocks))
     every = fragments.fences
     # What a program's --help prints, shown in a fence or an indented block (help_listings).
     listings = {

@@ -86,7 +86,7 @@ def _read(tree: Path, deep: bool) -> Defined:
         except (PostRefused, OSError, ValueError):
             continue
         shown = path.relative_to(tree.parent).as_posix() if deep else path.name
-        blocks = sorted((*post.fences, *post.indented_code), key=lambda f: f.start_line)
+        blocks = post.code_blocks
         for fence in blocks:
             if not _python(fence):
                 continue

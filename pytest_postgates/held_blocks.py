@@ -1,0 +1,143 @@
+"""Code a page holds where CommonMark sees none, or sees it cut apart (issue 26: a sample
+gate 15 never read is a silent miss).
+
+- A fence inside a raw HTML block: a component's tag and a fence with no blank line between
+  (VuePress's ``<code-group>``/``<code-block>``, ajv's docs) are one HTML block to CommonMark,
+  while the site renders the fence.
+- The body of a MkDocs admonition (``!!! note``), collapsible block (``??? note``,
+  ``???+``) or content tab (``=== "Python"``), Python-Markdown syntax (admonition,
+  pymdownx.details, pymdownx.tabbed): the lines indented under the marker are Markdown.
+  CommonMark reads a body that follows its marker line as the marker's paragraph (a fence
+  there is text) and a later part as indented code. The body is read again, indentation
+  removed, as the site does (nested containers too).
+
+The Markdown gates keep CommonMark's view (markdownlint reads the same tokens); these
+blocks are samples to the code gates only, through :attr:`Post.code_blocks`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from pytest_postgates.post import _FENCE_CLOSER, _MARKDOWN, Fence, _indented
+
+if TYPE_CHECKING:
+    from pytest_postgates.post import Post
+
+_HTML_HELD_OPENER = re.compile(r"^ {0,3}(`{3,})([^`]*)$")
+# A container's marker line: `!!! type "title"`, `??? type`, `???+ type`, `=== "Tab"`.
+_CONTAINER = re.compile(r"^( {0,3})(?:!!!|\?\?\?\+?|===\+?)[ \t]+\S")
+# How deep containers nested in containers are read.
+_MAX_DEPTH = 3
+
+
+def code_blocks(post: Post) -> tuple[Fence, ...]:
+    """Every block of code of ``post`` once, in order (see :attr:`Post.code_blocks`)."""
+    held = held_code(post)
+    covered = [(b.start_line, b.end_line) for b in held if b.markup == "container"]
+    kept = [
+        block
+        for block in post.indented_code
+        if not any(start <= block.start_line + 1 <= end for start, end in covered)
+    ]
+    blocks = [*post.fences, *kept, *(b for b in held if b.markup != "container")]
+    return tuple(sorted(blocks, key=lambda fence: fence.start_line))
+
+
+def held_code(post: Post) -> tuple[Fence, ...]:
+    """The fences HTML blocks hold and the code of MkDocs containers, and for each
+    container a marker block (``markup`` "container", its body's first and last lines)
+    that :func:`code_blocks` drops indented code inside of."""
+    found: list[Fence] = []
+    for token in post.tokens:
+        if token.type == "html_block" and token.map is not None and "\n```" in token.content:
+            found.extend(_html_held(token.content, post.body_start_line + token.map[0]))
+    body = post.body
+    if "!!!" in body or "???" in body or "===" in body:
+        first = post.body_start_line
+        numbered = [(first + index, line) for index, line in enumerate(body.split("\n"))]
+        found.extend(_containers(numbered, post.code_lines, 0))
+    return tuple(found)
+
+
+def _html_held(content: str, first: int) -> list[Fence]:
+    """The backtick fences of an HTML block's ``content`` whose first line is file line
+    ``first``; an unclosed one is left out (the rest of the block is HTML)."""
+    found: list[Fence] = []
+    lines = content.split("\n")
+    index = 0
+    while index < len(lines):
+        opener = _HTML_HELD_OPENER.match(lines[index])
+        index += 1
+        if opener is None:
+            continue
+        markup, info = opener.group(1), opener.group(2).strip()
+        for end in range(index, len(lines)):
+            closer = _FENCE_CLOSER.match(lines[end])
+            if closer and closer.group(1)[0] == "`" and len(closer.group(1)) >= len(markup):
+                body = "".join(line + "\n" for line in lines[index:end])
+                found.append(Fence(first + index - 1, first + end, info, markup, body, True))
+                index = end + 1
+                break
+    return found
+
+
+def _containers(numbered: list[tuple[int, str]], code: frozenset[int], depth: int) -> list[Fence]:
+    """The code of each container whose marker is among ``numbered`` (file line, text;
+    a marker inside code, ``code``, is no container)."""
+    found: list[Fence] = []
+    index = 0
+    while index < len(numbered):
+        number, line = numbered[index]
+        marker = _CONTAINER.match(line) if number not in code else None
+        index += 1
+        if marker is None:
+            continue
+        indent = len(marker.group(1)) + 4
+        body: list[tuple[int, str]] = []
+        while index < len(numbered):
+            text = numbered[index][1]
+            if text.strip() and len(text) - len(text.lstrip(" ")) < indent:
+                break
+            body.append((numbered[index][0], text[indent:] if text.strip() else ""))
+            index += 1
+        while body and not body[-1][1]:
+            body.pop()
+        if body:
+            found.append(Fence(body[0][0], body[-1][0], "", "container", "", True))
+            found.extend(_body_code(body, depth))
+    return found
+
+
+def _body_code(body: list[tuple[int, str]], depth: int) -> list[Fence]:
+    """The fences and indented code of a container's body (file line, text without the
+    container's indentation), and of the containers nested in it."""
+    found: list[Fence] = []
+    text = "".join(line + "\n" for _number, line in body)
+    lines = [line for _number, line in body]
+    inner_code: set[int] = set()
+    for token in _MARKDOWN.parse(text):
+        if token.map is None or token.type not in ("fence", "code_block"):
+            continue
+        start, stop = body[token.map[0]][0], body[token.map[1] - 1][0]
+        inner_code.update(body[i][0] for i in range(token.map[0], token.map[1]))
+        if token.type == "fence":
+            closer = _FENCE_CLOSER.match(lines[token.map[1] - 1]) if stop > start else None
+            closed = closer is not None and closer.group(1)[0] == token.markup[0]
+            found.append(
+                Fence(start, stop, token.info.strip(), token.markup, token.content, closed)
+            )
+        else:
+            found.extend(_indented(token, start, 0))
+    if depth < _MAX_DEPTH and any(_CONTAINER.match(line) for line in lines):
+        nested = _containers(body, frozenset(inner_code), depth + 1)
+        found = [f for f in found if f.markup or not _inside(f, nested)] + nested
+    return found
+
+
+def _inside(block: Fence, containers: list[Fence]) -> bool:
+    return any(
+        c.markup == "container" and c.start_line <= block.start_line + 1 <= c.end_line
+        for c in containers
+    )

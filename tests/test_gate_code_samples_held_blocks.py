@@ -1,0 +1,164 @@
+"""Code CommonMark does not read as code where the site renders it (issue 26):
+
+- fences a raw HTML block holds (ajv's docs: a VuePress ``<code-group>`` whose
+  ``<code-block>`` opens a fence with no blank line between);
+- the body of a MkDocs admonition or content tab (lancedb's docs: ``!!! note`` with a line
+  of text and then a fence, all indented: CommonMark's paragraph).
+
+Gate 15 reads them as samples; the Markdown gates' view of the page (its fences, its code
+lines) is unchanged."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_postgates.gates import code_samples
+from pytest_postgates.post import parse_post
+from tests.helpers import make_post, make_repo, repo_context, sample_violations
+
+AJV = {
+    "package.json": json.dumps({"name": "ajv", "main": "./lib/ajv.js"}),
+    "lib/ajv.js": (
+        "class Ajv { addSchema(schema, key) { return this } }\n"
+        "module.exports = { default: Ajv, Ajv }\n"
+    ),
+}
+
+PAGE = (
+    "# Schemas\n\n"
+    "<code-group>\n"
+    '<code-block title="validation.js">\n'
+    "```javascript\n"
+    'const Ajv = require("ajv").defalt\n'
+    'const { Ajv: Named } = require("ajv")\n'
+    "new Named().addSchema({}, 'user')\n"
+    "```\n"
+    "</code-block>\n"
+    "</code-group>\n\n"
+    "Text.\n"
+)
+
+
+def test_a_fence_in_a_component_block_is_a_sample(tmp_path: Path) -> None:
+    post = make_post(PAGE, tmp_path)
+    assert post.fences == ()  # CommonMark: one HTML block
+    (held,) = post.held_blocks
+    assert (held.lang, held.closed) == ("javascript", True)
+    assert held.content.splitlines()[0] == 'const Ajv = require("ajv").defalt'
+    assert held.start_line < held.end_line
+    repo = make_repo(tmp_path / "repo", AJV)
+    card = code_samples.GATE.evaluate(post, repo_context(repo, tmp_path / "cache"))
+    assert sample_violations(card) == [("named_export", "defalt")]
+
+
+def test_an_unclosed_or_tilde_marker_in_html_is_no_fence(tmp_path: Path) -> None:
+    page = "<div>\n```js\nnot closed\n</div>\n\n<div>\n~~~js\nx\n~~~\n</div>\n"
+    assert make_post(page, tmp_path).held_blocks == ()
+
+
+@given(st.lists(st.sampled_from(["<div>", "```js", "```", "code()", "````", "</div>", "x"]),
+                max_size=12))  # fmt: skip
+def test_held_fences_lie_inside_their_html_block(lines: list[str]) -> None:
+    page = "---\ntitle: T\n---\n" + "\n".join(lines) + "\n"
+    post = parse_post(Path("2026-01-01-p.md"), page.encode())
+    html = post.html_lines
+    for fence in post.held_blocks:
+        assert fence.start_line in html and fence.end_line in html
+        assert fence.start_line < fence.end_line
+
+
+LANCE = {
+    "pyproject.toml": "[project]\nname = 'lance'\nversion = '1'\n",
+    "lance/__init__.py": "def connect(uri: str) -> None: ...\n",
+}
+
+CONTAINERS = (
+    "# Embeddings\n\n"
+    '!!! note "An example"\n'
+    "    Here is an example that uses a model from the hub.\n"
+    "    ```python\n"
+    "    import lance\n"
+    "    lance.conect('/tmp/db')\n"
+    "    ```\n"
+    "\n"
+    '=== "Sync"\n'
+    "    ```python\n"
+    "    import lance\n"
+    "    lance.connect('/tmp/db')\n"
+    "    ```\n"
+    "\n"
+    '=== "Nested"\n'
+    "    !!! tip\n"
+    "        ```python\n"
+    "        lance.conect2('/tmp/db')\n"
+    "        ```\n"
+    "\n"
+    "    More text, then an indented block of the tab:\n"
+    "\n"
+    "        lance.connect('x')\n"
+    "\n"
+    "```markdown\n"
+    "!!! warning\n"
+    "    ```python\n"
+    "    lance.shown_not_run()\n"
+    "    ```\n"
+    "```\n"
+)
+
+
+def test_the_code_of_admonitions_and_tabs_is_read_as_the_site_renders_it(
+    tmp_path: Path,
+) -> None:
+    post = make_post(CONTAINERS, tmp_path)
+    blocks = [(b.lang, b.markup, b.content.strip()) for b in post.code_blocks]
+    assert blocks == [
+        ("python", "```", "import lance\nlance.conect('/tmp/db')"),
+        ("python", "```", "import lance\nlance.connect('/tmp/db')"),
+        ("python", "```", "lance.conect2('/tmp/db')"),
+        ("", "", "lance.connect('x')"),
+        ("markdown", "```", "!!! warning\n    ```python\n    lance.shown_not_run()\n    ```"),
+    ]
+    first = post.code_blocks[0]
+    assert post.lines[first.start_line - 1] == "    ```python"
+    assert post.lines[first.end_line - 1] == "    ```"
+    # CommonMark's view, which the Markdown gates read, is unchanged: one fence.
+    assert [f.lang for f in post.fences] == ["markdown"]
+    repo = make_repo(tmp_path / "repo", LANCE)
+    card = code_samples.GATE.evaluate(post, repo_context(repo, tmp_path / "cache"))
+    assert sample_violations(card) == [
+        ("python_attribute", "lance.conect"),
+        ("python_attribute", "lance.conect2"),
+    ]
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "!!! note",
+                '=== "A"',
+                "    ```py",
+                "    ```",
+                "    x()",
+                "",
+                "text",
+                "```",
+                "        y",
+            ]
+        ),
+        max_size=14,
+    )
+)
+def test_container_code_is_each_line_once_and_inside_the_page(lines: list[str]) -> None:
+    page = "---\ntitle: T\n---\n" + "\n".join(lines) + "\n"
+    post = parse_post(Path("2026-01-01-p.md"), page.encode())
+    seen: set[int] = set()
+    for block in post.code_blocks:
+        assert 1 <= block.start_line <= block.end_line <= len(post.lines) + 1
+        inside = set(block.content_lines) if block.markup else set()
+        assert not inside & seen, (block, seen)
+        seen |= inside
