@@ -329,7 +329,7 @@ class PythonTypes:
             return entries
         return [e for e in entries if e.path == path] or entries
 
-    def _lineage(self, class_name: str) -> Iterator[ClassFacts | str]:
+    def lineage(self, class_name: str) -> Iterator[ClassFacts | str]:
         for generation in self._generations(self.entries(class_name)):
             if isinstance(generation, str):
                 yield generation
@@ -353,13 +353,16 @@ class PythonTypes:
         if found:
             return PyValue("callable", name, shown, found, class_name)
         nested = {c.qualname for c in self.entries(name)}
-        for entry in self._lineage(class_name):
+        for entry in self.lineage(class_name):
             if isinstance(entry, ClassFacts) and f"{entry.qualname}.{name}" in nested:
                 return PyValue("class", name, shown)
         own = any(name in e.members for e in self.entries(class_name))
         if static and own and any(e.kind == "enum" for e in self.entries(class_name)):
             return PyValue("instance", class_name, shown)  # `Color.RED` is a Color
-        return PyValue("unknown", name, shown)
+        from pytest_postgates.helpers.python_field_types import field_type
+
+        typed = None if static else field_type(self, class_name, name, shown)
+        return typed or PyValue("unknown", name, shown)
 
     def either_member(self, value: PyValue, name: str, shown: str) -> PyValue | Miss | Unjudged:
         """``name`` on an instance of one of ``value.alternatives``: a member of any of them,
@@ -386,7 +389,7 @@ class PythonTypes:
         has it, or why not (None: no base outside the product was found to read)."""
         reasons: list[str] = []
         pool = set(members)
-        for entry in self._lineage(class_name):
+        for entry in self.lineage(class_name):
             if isinstance(entry, ClassFacts):
                 continue
             if _simple(entry) in PY_BASES or not _simple(entry):
@@ -427,7 +430,7 @@ class PythonTypes:
             for name in having
             if not any(
                 isinstance(e, ClassFacts) and e.name != name and e.name in having
-                for e in self._lineage(name)
+                for e in self.lineage(name)
             )
         ]
         if len(roots) != 1:
@@ -440,7 +443,7 @@ class PythonTypes:
         on itself by a name made at run time (:attr:`ModelFacts.name_dispatch`)."""
         dispatch = self.model.facts.name_dispatch
         found: list[str] = []
-        for entry in self._lineage(class_name):
+        for entry in self.lineage(class_name):
             if isinstance(entry, ClassFacts):
                 found += [p for p in dispatch.get(entry.qualname, []) if p not in found]
         return found
