@@ -261,9 +261,7 @@ def install(
     return report
 
 
-def drift_pins(
-    half: str, mirrors: Path, chosen: list[str] | None = None
-) -> dict[str, str]:
+def drift_pins(half: str, mirrors: Path, chosen: list[str] | None = None) -> dict[str, str]:
     """Project -> the commit its drift install reads: the newest fix of its cases (of the
     ``chosen`` projects only, when given: the others' mirrors need not be there)."""
     fixes: dict[str, set[str]] = {}

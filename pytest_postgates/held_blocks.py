@@ -18,12 +18,8 @@ blocks are samples to the code gates only, through :attr:`Post.code_blocks`.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
-from pytest_postgates.post import _FENCE_CLOSER, _MARKDOWN, Fence, _indented
-
-if TYPE_CHECKING:
-    from pytest_postgates.post import Post
+from pytest_postgates.post import COMMONMARK, FENCE_CLOSER, Fence, Post, indented_blocks
 
 _HTML_HELD_OPENER = re.compile(r"^ {0,3}(`{3,})([^`]*)$")
 # A container's marker line: `!!! type "title"`, `??? type`, `???+ type`, `=== "Tab"`.
@@ -33,7 +29,9 @@ _MAX_DEPTH = 3
 
 
 def code_blocks(post: Post) -> tuple[Fence, ...]:
-    """Every block of code of ``post`` once, in order (see :attr:`Post.code_blocks`)."""
+    """Every block of code of ``post`` once, in order: its fences, its indented code (and
+    the fences that holds) and :func:`held_code`; an indented block inside a MkDocs
+    container is read as the container's."""
     held = held_code(post)
     covered = [(b.start_line, b.end_line) for b in held if b.markup == "container"]
     kept = [
@@ -74,7 +72,7 @@ def _html_held(content: str, first: int) -> list[Fence]:
             continue
         markup, info = opener.group(1), opener.group(2).strip()
         for end in range(index, len(lines)):
-            closer = _FENCE_CLOSER.match(lines[end])
+            closer = FENCE_CLOSER.match(lines[end])
             if closer and closer.group(1)[0] == "`" and len(closer.group(1)) >= len(markup):
                 body = "".join(line + "\n" for line in lines[index:end])
                 found.append(Fence(first + index - 1, first + end, info, markup, body, True))
@@ -117,19 +115,19 @@ def _body_code(body: list[tuple[int, str]], depth: int) -> list[Fence]:
     text = "".join(line + "\n" for _number, line in body)
     lines = [line for _number, line in body]
     inner_code: set[int] = set()
-    for token in _MARKDOWN.parse(text):
+    for token in COMMONMARK.parse(text):
         if token.map is None or token.type not in ("fence", "code_block"):
             continue
         start, stop = body[token.map[0]][0], body[token.map[1] - 1][0]
         inner_code.update(body[i][0] for i in range(token.map[0], token.map[1]))
         if token.type == "fence":
-            closer = _FENCE_CLOSER.match(lines[token.map[1] - 1]) if stop > start else None
+            closer = FENCE_CLOSER.match(lines[token.map[1] - 1]) if stop > start else None
             closed = closer is not None and closer.group(1)[0] == token.markup[0]
             found.append(
                 Fence(start, stop, token.info.strip(), token.markup, token.content, closed)
             )
         else:
-            found.extend(_indented(token, start, 0))
+            found.extend(indented_blocks(token, start, 0))
     if depth < _MAX_DEPTH and any(_CONTAINER.match(line) for line in lines):
         nested = _containers(body, frozenset(inner_code), depth + 1)
         found = [f for f in found if f.markup or not _inside(f, nested)] + nested

@@ -54,13 +54,13 @@ RELATED_POSTS = re.compile(
     r"^(?:(?:\*\*|__)Related posts:?(?:\*\*|__)|#{1,6}[ \t]+Related posts[ \t]*:?[ \t]*$)",
     re.IGNORECASE,
 )
-_FENCE_CLOSER = re.compile(r"^[ \t>]*(`{3,}|~{3,})[ \t]*$")
+FENCE_CLOSER = re.compile(r"^[ \t>]*(`{3,}|~{3,})[ \t]*$")
 
 # markdown-it's "normalize" core rule (CR and CRLF to LF, NUL to U+FFFD) is left out: the
 # text reaching the parser never holds either (parse_post turns line endings into LF and
 # refuses a file with a NUL byte), and the rule's two passes over the text cost a fifth
 # of the parse.
-_MARKDOWN = MarkdownIt("commonmark").enable(["table", "strikethrough"]).disable("normalize")
+COMMONMARK = MarkdownIt("commonmark").enable(["table", "strikethrough"]).disable("normalize")
 
 
 @dataclass(frozen=True)
@@ -175,9 +175,9 @@ class Post:
             if token.type != "fence" or token.map is None:
                 continue
             first, last = self._file_line(token.map[0]), self._file_line(token.map[1] - 1)
-            closed = last > first and bool(_FENCE_CLOSER.match(self.lines[last - 1]))
+            closed = last > first and bool(FENCE_CLOSER.match(self.lines[last - 1]))
             if closed:
-                marker = _FENCE_CLOSER.match(self.lines[last - 1])
+                marker = FENCE_CLOSER.match(self.lines[last - 1])
                 assert marker is not None
                 closer = marker.group(1)
                 closed = closer[0] == token.markup[0] and len(closer) >= len(token.markup)
@@ -195,28 +195,8 @@ class Post:
         blocks: list[Fence] = []
         for token in self.tokens:
             if token.type == "code_block" and token.map is not None:
-                blocks.extend(_indented(token, self._file_line(token.map[0]), 0))
+                blocks.extend(indented_blocks(token, self._file_line(token.map[0]), 0))
         return tuple(blocks)
-
-    @cached_property
-    def held_blocks(self) -> tuple[Fence, ...]:
-        """Code that CommonMark does not read as code where the site renders it as code
-        (:mod:`pytest_postgates.held_blocks`): fences in a raw HTML block (a VuePress code
-        group) and the code of MkDocs' admonitions and content tabs, whose indented body
-        CommonMark reads as a paragraph when it follows the marker line. Samples to the
-        code gates; the Markdown gates' fences and code lines are unchanged."""
-        from pytest_postgates import held_blocks
-
-        return held_blocks.held_code(self)
-
-    @property
-    def code_blocks(self) -> tuple[Fence, ...]:
-        """Every block of code, in order: fences, indented code (and the fences it holds)
-        and :attr:`held_blocks`, each block once (an indented block inside a MkDocs container
-        is read as the container's)."""
-        from pytest_postgates import held_blocks
-
-        return held_blocks.code_blocks(self)
 
     @cached_property
     def code_lines(self) -> frozenset[int]:
@@ -315,10 +295,10 @@ class Post:
         return self.body_start_line + body_index
 
 
-def _indented(token: Token, first: int, depth: int) -> list[Fence]:
+def indented_blocks(token: Token, first: int, depth: int) -> list[Fence]:
     """The fences an indented code block holds (see :attr:`Post.indented_code`); the block
     itself when it holds none. ``first`` is the file line of its first line."""
-    inner = _MARKDOWN.parse(token.content) if depth < 3 else []
+    inner = COMMONMARK.parse(token.content) if depth < 3 else []
     nested: list[Fence] = []
     lines = token.content.splitlines()
     for part in inner:
@@ -326,11 +306,11 @@ def _indented(token: Token, first: int, depth: int) -> list[Fence]:
             continue
         start, stop = first + part.map[0], first + part.map[1] - 1
         if part.type == "fence":
-            closer = _FENCE_CLOSER.match(lines[part.map[1] - 1]) if stop > start else None
+            closer = FENCE_CLOSER.match(lines[part.map[1] - 1]) if stop > start else None
             closed = bool(closer) and closer is not None and closer.group(1)[0] == part.markup[0]
             nested.append(Fence(start, stop, part.info.strip(), part.markup, part.content, closed))
         elif part.type == "code_block":
-            nested.extend(_indented(part, start, depth + 1))
+            nested.extend(indented_blocks(part, start, depth + 1))
     if any(fence.markup for fence in nested):
         return nested
     last = first + len(lines) - 1
@@ -517,7 +497,7 @@ def parse_post(path: Path, data: bytes | None = None, roots: Iterable[Path] = ()
         )
         return post
 
-    post.tokens = _MARKDOWN.parse(body)
+    post.tokens = COMMONMARK.parse(body)
     for fence in post.fences:
         if fence.closed:
             continue

@@ -281,7 +281,7 @@ def test_the_walk_made_once_gives_every_name_the_walks_answer_and_files(
             stars=list(shape["stars"]),
             export_equals=shape["equals"],
             commonjs_shim=shape["shim"],
-            classes={"klass": {"static": ["c"], "instance": []}},
+            classes={"klass": {"static": ["c"], "members": [], "extends": []}},
             objects={},
         )
     no_files = SimpleNamespace(read_text=lambda path: None)

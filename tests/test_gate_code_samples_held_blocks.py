@@ -16,6 +16,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pytest_postgates import held_blocks
 from pytest_postgates.gates import code_samples
 from pytest_postgates.post import parse_post
 from tests.helpers import make_post, make_repo, repo_context, sample_violations
@@ -46,7 +47,7 @@ PAGE = (
 def test_a_fence_in_a_component_block_is_a_sample(tmp_path: Path) -> None:
     post = make_post(PAGE, tmp_path)
     assert post.fences == ()  # CommonMark: one HTML block
-    (held,) = post.held_blocks
+    (held,) = held_blocks.held_code(post)
     assert (held.lang, held.closed) == ("javascript", True)
     assert held.content.splitlines()[0] == 'const Ajv = require("ajv").defalt'
     assert held.start_line < held.end_line
@@ -57,7 +58,7 @@ def test_a_fence_in_a_component_block_is_a_sample(tmp_path: Path) -> None:
 
 def test_an_unclosed_or_tilde_marker_in_html_is_no_fence(tmp_path: Path) -> None:
     page = "<div>\n```js\nnot closed\n</div>\n\n<div>\n~~~js\nx\n~~~\n</div>\n"
-    assert make_post(page, tmp_path).held_blocks == ()
+    assert held_blocks.held_code(make_post(page, tmp_path)) == ()
 
 
 @given(st.lists(st.sampled_from(["<div>", "```js", "```", "code()", "````", "</div>", "x"]),
@@ -66,7 +67,7 @@ def test_held_fences_lie_inside_their_html_block(lines: list[str]) -> None:
     page = "---\ntitle: T\n---\n" + "\n".join(lines) + "\n"
     post = parse_post(Path("2026-01-01-p.md"), page.encode())
     html = post.html_lines
-    for fence in post.held_blocks:
+    for fence in held_blocks.held_code(post):
         assert fence.start_line in html and fence.end_line in html
         assert fence.start_line < fence.end_line
 
@@ -114,7 +115,7 @@ def test_the_code_of_admonitions_and_tabs_is_read_as_the_site_renders_it(
     tmp_path: Path,
 ) -> None:
     post = make_post(CONTAINERS, tmp_path)
-    blocks = [(b.lang, b.markup, b.content.strip()) for b in post.code_blocks]
+    blocks = [(b.lang, b.markup, b.content.strip()) for b in held_blocks.code_blocks(post)]
     assert blocks == [
         ("python", "```", "import lance\nlance.conect('/tmp/db')"),
         ("python", "```", "import lance\nlance.connect('/tmp/db')"),
@@ -122,7 +123,7 @@ def test_the_code_of_admonitions_and_tabs_is_read_as_the_site_renders_it(
         ("", "", "lance.connect('x')"),
         ("markdown", "```", "!!! warning\n    ```python\n    lance.shown_not_run()\n    ```"),
     ]
-    first = post.code_blocks[0]
+    first = held_blocks.code_blocks(post)[0]
     assert post.lines[first.start_line - 1] == "    ```python"
     assert post.lines[first.end_line - 1] == "    ```"
     # CommonMark's view, which the Markdown gates read, is unchanged: one fence.
@@ -157,7 +158,7 @@ def test_container_code_is_each_line_once_and_inside_the_page(lines: list[str]) 
     page = "---\ntitle: T\n---\n" + "\n".join(lines) + "\n"
     post = parse_post(Path("2026-01-01-p.md"), page.encode())
     seen: set[int] = set()
-    for block in post.code_blocks:
+    for block in held_blocks.code_blocks(post):
         assert 1 <= block.start_line <= block.end_line <= len(post.lines) + 1
         inside = set(block.content_lines) if block.markup else set()
         assert not inside & seen, (block, seen)

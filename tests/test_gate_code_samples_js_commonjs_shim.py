@@ -51,3 +51,41 @@ def test_a_javascript_import_reads_the_value_require_gives(tmp_path: Path, shim_
     # What require() gives is the constant `module.exports` is, typed by its declaration
     # as the default export is (here a factory's `any`: unjudged, with that reason).
     assert any(r.startswith("f.stream: fetchit is made by create()") for r in reasons), reasons
+
+
+# ajv's lib/ajv.ts: a class assigned to both `module.exports` and `exports` beside ES
+# exports, so `require("ajv")` is the class (with its statics, its base's included) and the
+# module's ES exports, `default` among them.
+CLASS_SHIM = {
+    "package.json": json.dumps({"name": "ajvish", "main": "./lib/ajv.ts"}),
+    "lib/core.ts": (
+        "export default class AjvCore {\n"
+        "  static ValidationError = Error\n"
+        "  compile(schema: object): unknown { return schema }\n"
+        "}\n"
+    ),
+    "lib/ajv.ts": (
+        'import AjvCore from "./core"\n'
+        "class Ajv extends AjvCore {\n"
+        "  static MissingRefError = Error\n"
+        "}\n"
+        "module.exports = exports = Ajv\n"
+        'Object.defineProperty(exports, "__esModule", {value: true})\n'
+        "export default Ajv\n"
+        "export {AjvCore}\n"
+    ),
+}
+
+
+def test_a_class_assigned_to_module_exports_and_exports_is_what_require_gives(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(tmp_path / "ajvish", CLASS_SHIM)
+    code = (
+        'const Ajv = require("ajvish").defalt\n'
+        'const Default = require("ajvish").default\n'
+        'const {ValidationError, MissingRefError, AjvCore} = require("ajvish")\n'
+    )
+    card = sample_card(code, "js", tmp_path, repo)
+    assert sample_violations(card) == [("named_export", "defalt")]
+    assert not unjudged_reasons(card)

@@ -50,20 +50,9 @@ DEFAULT_LAYOUTS: tuple[tuple[str, str], ...] = (
 MAX_DEPTH = 40
 # Members every JavaScript object has.
 OBJECT_MEMBERS = frozenset(
-    {
-        "constructor",
-        "toString",
-        "valueOf",
-        "hasOwnProperty",
-        "name",
-        "length",
-        "prototype",
-        "call",
-        "apply",
-        "bind",
-        "then",
-    }
-)
+    {"constructor", "toString", "valueOf", "hasOwnProperty", "name", "length", "prototype",
+     "call", "apply", "bind", "then"}
+)  # fmt: skip
 
 
 # Node's EventEmitter (``events``), the one external base class common enough to table.
@@ -430,8 +419,12 @@ class ApiLookup:
 
     def _equals_members(self, path: str, table: FileTable) -> set[str] | Unknown:
         local = table.export_equals or ""
-        if local and local in table.classes:
-            return {*table.classes[local]["static"], "default"}
+        if local and local in table.classes:  # its statics, its bases' too (Ajv's AjvCore)
+            names: set[str] = set()
+            problems: list[str] = []
+            self._members(path, local, True, names, problems, set(), 0)
+            why = f"{path} is `export =` of class {local}: {problems[0]}" if problems else ""
+            return Unknown(why) if why else {*names, "default"}
         if local and local in table.objects:
             return {*table.objects[local], "default"}
         return Unknown(f"{path} is `export =` of a value the tables cannot read")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from pytest_postgates import held_blocks
 from pytest_postgates.evidence.model_facts import is_product_code
 from pytest_postgates.evidence.repo import GitError, find_repo_root, resolve_commit
 
@@ -509,7 +510,7 @@ def post_definitions(
         return is_product_package is not None and is_product_package(specifier)
 
     # Indented code blocks are samples too (DRF's and many MkDocs sites' only kind).
-    for fence in post.code_blocks:
+    for fence in held_blocks.code_blocks(post):
         content = fence.content
         if callable(is_repo_file) and any(is_repo_file(n) for n in quoted_source_file(content)):
             continue

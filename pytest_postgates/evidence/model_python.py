@@ -30,9 +30,14 @@ from pytest_postgates.evidence.model_facts import (
     ModelFacts,
     normal_flag,
 )
-
-_Function = ast.FunctionDef | ast.AsyncFunctionDef
-_FUNCTION = (ast.FunctionDef, ast.AsyncFunctionDef)
+from pytest_postgates.evidence.python_kwargs import (
+    FUNCTION,
+    KEY_READS,
+    Function,
+    Passes,
+    callee_name,
+    kwargs_use,
+)
 
 # What the dataclass decorator adds to a class, as the running interpreter makes it.
 DATACLASS_MEMBERS = sorted(set(dir(dataclasses.make_dataclass("_Probe", []))) - set(dir(object)))
@@ -79,7 +84,7 @@ def _dispatched(method: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
     own = arguments[0].arg
     prefixes: list[str] = []
     for node in ast.walk(method):
-        if not (isinstance(node, ast.Call) and _callee_name(node.func) == "getattr"):
+        if not (isinstance(node, ast.Call) and callee_name(node.func) == "getattr"):
             continue
         if len(node.args) < 2 or not isinstance(node.args[0], ast.Name):
             continue
@@ -156,11 +161,6 @@ def read_python(sources: Mapping[str, str]) -> ModelFacts:
     return facts
 
 
-# The methods by which code reads one key of a mapping (`x.get("key")`): the keys the
-# model records (keys_read) and the keys a function's ``**kwargs`` is read for (_kwargs_use).
-_KEY_READS = frozenset({"get", "pop", "setdefault"})
-
-
 class _ModuleReader:
     def __init__(
         self, path: str, module: str, facts: ModelFacts, tops: frozenset[str], altered: set[str]
@@ -178,15 +178,15 @@ class _ModuleReader:
         self.stars: list[str] = []  # modules star-imported (absolute)
         self.binding: set[int] = set()  # the ``from`` imports that bind top-level names
         # The module's own functions, by name: a ``**kwargs`` passed whole to one is read
-        # through it (see _kwargs_use).
-        self.functions: dict[str, _Function] = {}
+        # through it (see :func:`.python_kwargs.kwargs_use`).
+        self.functions: dict[str, Function] = {}
 
     def decl(self, name: str, kind: str, owner: str, line: int) -> None:
         self.facts.decls.append(Decl(name, kind, owner, self.path, line))
 
     def read(self, tree: ast.Module) -> None:
         self.decl(self.module.rsplit(".", 1)[-1], "module", self.module, 1)
-        self.functions = {n.name: n for n in tree.body if isinstance(n, _FUNCTION)}
+        self.functions = {n.name: n for n in tree.body if isinstance(n, FUNCTION)}
         self.body(tree.body)
         bound, frameworks, declares_options = self.imports(tree)
         for framework in frameworks:
@@ -263,7 +263,7 @@ class _ModuleReader:
                             site = ImportSite(alias.asname, alias.name, "", self.path, node.lineno)
                             self.facts.add_import(site)
                         bound.add(alias.asname)
-            elif isinstance(node, ast.Call) and _callee_name(node.func) in OPTION_CALLS:
+            elif isinstance(node, ast.Call) and callee_name(node.func) in OPTION_CALLS:
                 declares_options = True
         return bound, frameworks, declares_options
 
@@ -348,13 +348,13 @@ class _ModuleReader:
                         self.all = values
 
     def function(
-        self, node: _Function, owner: str, kind: str, methods: Mapping[str, _Function] = {}
+        self, node: Function, owner: str, kind: str, methods: Mapping[str, Function] = {}
     ) -> None:
         qualname = f"{owner}.{node.name}"
         self.decl(node.name, kind, owner, node.lineno)
         args = node.args
         positional = [*args.posonlyargs, *args.args]
-        static = any(_callee_name(d) == "staticmethod" for d in node.decorator_list)
+        static = any(callee_name(d) == "staticmethod" for d in node.decorator_list)
         if kind == "method" and positional and not static:
             positional = positional[1:]  # the instance or class it is bound to
         params = [a.arg for a in (*positional, *args.kwonlyargs)]
@@ -376,8 +376,8 @@ class _ModuleReader:
             _unpacked(args.kwarg.annotation) if args.kwarg is not None else "",
         )
         if args.kwarg is not None:
-            passes = _Passes(methods, self.functions)
-            made.kwargs_read, made.kwargs_to, made.kwargs_open = _kwargs_use(
+            passes = Passes(methods, self.functions)
+            made.kwargs_read, made.kwargs_to, made.kwargs_open = kwargs_use(
                 node, args.kwarg.arg, passes
             )
         made.attaches = _returned_attributes(node)
@@ -396,11 +396,11 @@ class _ModuleReader:
                 members.append(name)
             self.decl(name, what, qualname, line)
 
-        if any(_callee_name(d.func if isinstance(d, ast.Call) else d) == "dataclass"
+        if any(callee_name(d.func if isinstance(d, ast.Call) else d) == "dataclass"
                for d in node.decorator_list):  # fmt: skip
             for name in DATACLASS_MEMBERS:
                 member(name, "attribute", node.lineno)
-        methods = {c.name: c for c in node.body if isinstance(c, _FUNCTION)}
+        methods = {c.name: c for c in node.body if isinstance(c, FUNCTION)}
         for child in node.body:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 member(child.name, "method", child.lineno)
@@ -446,7 +446,7 @@ class _ModuleReader:
             isinstance(node, ast.Call)
             and node.args
             and isinstance(node.func, (ast.Attribute, ast.Name))
-            and (_callee_name(node.func) in _KEY_READS or _callee_name(node.func) == "getenv")
+            and (callee_name(node.func) in KEY_READS or callee_name(node.func) == "getenv")
         ):
             key = node.args[0]
         value = key.value if isinstance(key, ast.Constant) else None
@@ -497,7 +497,7 @@ def _union(value: ast.expr) -> list[str]:
     """The names a union type alias joins (``Union[A, B]``, ``A | B``, ``None`` left out),
     as written; [] for any other value. ``A | B`` may be flags or numbers or'd together: a
     reader takes it for a union only where every name is a class."""
-    if isinstance(value, ast.Subscript) and _callee_name(value.value) == "Union":
+    if isinstance(value, ast.Subscript) and callee_name(value.value) == "Union":
         parts = value.slice.elts if isinstance(value.slice, ast.Tuple) else [value.slice]
     elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.BitOr):
         parts = []
@@ -534,7 +534,7 @@ def _annotation_names(annotation: ast.expr | None) -> list[str]:
     if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
         return [*_annotation_names(annotation.left), *_annotation_names(annotation.right)]
     if isinstance(annotation, ast.Subscript):
-        wrapper = _callee_name(annotation.value)
+        wrapper = callee_name(annotation.value)
         inner = annotation.slice
         items = inner.elts if isinstance(inner, ast.Tuple) else [inner]
         if wrapper in _SAME_TYPE:
@@ -620,111 +620,6 @@ def _self_targets(node: ast.AST) -> list[str]:
     return found
 
 
-@dataclasses.dataclass(frozen=True)
-class _Passes:
-    """The functions a ``**kwargs`` may be handed to whole, as one argument, and still be
-    followed: the methods of its class (``self._populate(kwargs)``) and the functions of its
-    module (``_check(kwargs)``); the depth of such hand-overs so far."""
-
-    methods: Mapping[str, _Function]
-    functions: Mapping[str, _Function]
-    depth: int = 0
-
-    def target(self, call: ast.Call, index: int) -> tuple[_Function, str] | None:
-        """The function ``call`` runs and its parameter at positional ``index``."""
-        if self.depth >= _MAX_PASSES or any(isinstance(a, ast.Starred) for a in call.args):
-            return None
-        func = call.func
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-            found = self.methods.get(func.attr) if func.value.id in ("self", "cls") else None
-            bound = found is not None and not any(
-                _callee_name(d) == "staticmethod" for d in found.decorator_list
-            )
-        elif isinstance(func, ast.Name):
-            found, bound = self.functions.get(func.id), False
-        else:
-            return None
-        if found is None:
-            return None
-        positional = [*found.args.posonlyargs, *found.args.args][1 if bound else 0 :]
-        return (found, positional[index].arg) if index < len(positional) else None
-
-
-# How many hand-overs of a ``**kwargs`` as one argument are followed (then: any keyword).
-_MAX_PASSES = 3
-
-
-def _kwargs_use(
-    function: _Function, kwargs: str, passes: _Passes | None = None
-) -> tuple[list[str], list[str], bool]:
-    """What ``function``'s body does with its ``**kwargs`` named ``kwargs`` (see
-    :class:`CallableFacts`): keys read by name, callees passed them all, any other use.
-    Handed whole to a function of ``passes`` as one argument, what that function does with
-    its parameter counts as this body's use."""
-    read: list[str] = []
-    to: list[str] = []
-    parents: dict[ast.AST, ast.AST] = {}
-    for parent in ast.walk(function):
-        for child in ast.iter_child_nodes(parent):
-            parents[child] = parent
-    for node in ast.walk(function):
-        if node is not function and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            args = node.args
-            if kwargs in {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}:
-                return read, to, True  # a nested function's own name: not followed
-        if not (isinstance(node, ast.Name) and node.id == kwargs):
-            continue
-        if not isinstance(node.ctx, ast.Load):
-            return read, to, True  # rebound: what it holds then is not the keywords
-        above = parents.get(node)
-        if isinstance(above, ast.keyword) and above.arg is None:
-            call = parents.get(above)
-            if isinstance(call, ast.Call):
-                to.append(ast.unparse(call.func))
-                continue
-        if isinstance(above, ast.Call) and node in above.args and passes is not None:
-            handed = passes.target(above, above.args.index(node))
-            if handed is None:
-                return read, to, True
-            deeper = dataclasses.replace(passes, depth=passes.depth + 1)
-            more_read, more_to, open_ = _kwargs_use(*handed, deeper)
-            if open_:
-                return read, to, True
-            read += more_read
-            to += more_to
-            continue
-        key = _read_key(node, above, parents.get(above) if above is not None else None)
-        if key is None:
-            return read, to, True
-        read.append(key)
-    return sorted(set(read)), sorted(set(to)), False
-
-
-def _read_key(node: ast.Name, above: ast.AST | None, higher: ast.AST | None) -> str | None:
-    """The key ``kwargs.get("x")``, ``kwargs["x"]`` or ``"x" in kwargs`` reads, else None."""
-    if isinstance(above, ast.Attribute) and above.attr in _KEY_READS:
-        if isinstance(higher, ast.Call) and higher.func is above and higher.args:
-            first = higher.args[0]
-            if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                return first.value
-        return None
-    if isinstance(above, ast.Subscript) and above.value is node:
-        index = above.slice
-        if isinstance(index, ast.Constant) and isinstance(index.value, str):
-            return index.value
-        return None
-    if (
-        isinstance(above, ast.Compare)
-        and len(above.ops) == 1
-        and above.comparators[0] is node
-        and isinstance(above.ops[0], (ast.In, ast.NotIn))
-        and isinstance(above.left, ast.Constant)
-        and isinstance(above.left.value, str)
-    ):
-        return above.left.value
-    return None
-
-
 def _attribute_owner(node: ast.AST) -> list[str]:
     """The names ``node`` sets an attribute on: ``func.cache = {}``, ``setattr(func, ...)``."""
     if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
@@ -735,16 +630,8 @@ def _attribute_owner(node: ast.AST) -> list[str]:
             if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
         ]
     if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
-        return [node.args[0].id] if _callee_name(node.func) == "setattr" else []
+        return [node.args[0].id] if callee_name(node.func) == "setattr" else []
     return []
-
-
-def _callee_name(func: ast.expr) -> str:
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    if isinstance(func, ast.Name):
-        return func.id
-    return ""
 
 
 def _answered_names(
@@ -785,7 +672,7 @@ def _unpacked(annotation: ast.expr | None) -> str:
     as the annotation of ``**kwargs``, else ""."""
     if not isinstance(annotation, ast.Subscript):
         return ""
-    if _callee_name(annotation.value) != "Unpack":
+    if callee_name(annotation.value) != "Unpack":
         return ""
     inner = annotation.slice
     if isinstance(inner, ast.Name):

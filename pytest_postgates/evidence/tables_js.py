@@ -544,6 +544,13 @@ class JsTables(JsCliReader):
         table.handed_exports = handed
         return True
 
+    def _names_exports(self, assignment: Any) -> bool:
+        left = field_of(assignment, "left")
+        return left is not None and "".join(self.text(left).split()) in (
+            "exports",
+            "module.exports",
+        )
+
     def commonjs(self, assignment: Any) -> None:
         table = self.table
         left = field_of(assignment, "left")
@@ -552,6 +559,11 @@ class JsTables(JsCliReader):
             return
         target = "".join(self.text(left).split())
         if target == "module.exports":
+            # `module.exports = exports = Ajv`: both names are the one value.
+            while right.type == "assignment_expression" and self._names_exports(right):
+                right = field_of(right, "right")
+            if right is None:
+                return
             if right.type == "object":
                 for key in self.object_keys(right):
                     if key != "...":

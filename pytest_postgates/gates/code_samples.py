@@ -70,6 +70,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from pytest_postgates import held_blocks
 from pytest_postgates.config import Settings, option
 from pytest_postgates.evidence import (
     GitError,
@@ -190,7 +191,7 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     # Indented code blocks too (a REPL session, a sample in a MkDocs tab) and fences an HTML
     # block holds (a VuePress code group): in file order.
     # Fragments recovered (fence_fragments): a diff's new code, a markup fence's scripts.
-    fragments = fence_fragments.Fragments(list(post.code_blocks))
+    fragments = fence_fragments.Fragments(held_blocks.code_blocks(post))
     every = fragments.fences
     # What a program's --help prints, shown in a fence or an indented block (help_listings).
     listings = {

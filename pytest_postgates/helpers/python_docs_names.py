@@ -23,6 +23,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
+from pytest_postgates import held_blocks
 from pytest_postgates.helpers.code_fences import fence_kind
 from pytest_postgates.post import Fence, PostRefused, is_markdown, parse_post
 
@@ -86,7 +87,7 @@ def _read(tree: Path, deep: bool) -> Defined:
         except (PostRefused, OSError, ValueError):
             continue
         shown = path.relative_to(tree.parent).as_posix() if deep else path.name
-        blocks = post.code_blocks
+        blocks = held_blocks.code_blocks(post)
         for fence in blocks:
             if not _python(fence):
                 continue

@@ -24,7 +24,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pytest_postgates.evidence.near_miss import near_name
-from pytest_postgates.helpers.python_types import Miss, PythonTypes, PyValue, Unjudged
+from pytest_postgates.helpers.python_types import PythonTypes
+from pytest_postgates.helpers.python_values import Miss, PyValue, Unjudged
 from pytest_postgates.helpers.sample_checks import SampleReport
 
 _BUILTIN_NAMES = frozenset(dir(builtins))

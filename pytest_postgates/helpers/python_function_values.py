@@ -8,7 +8,8 @@ property (:class:`~pytest_postgates.evidence.model_facts.CallableFacts.plain_fun
 
 from __future__ import annotations
 
-from pytest_postgates.helpers.python_types import Miss, PythonTypes, PyValue, Unjudged
+from pytest_postgates.helpers.python_types import PythonTypes
+from pytest_postgates.helpers.python_values import Miss, PyValue, Unjudged
 
 
 def _function() -> None:

@@ -26,13 +26,13 @@ from pytest_postgates.helpers.python_comments import read_comments
 from pytest_postgates.helpers.python_free_names import FreeNames
 from pytest_postgates.helpers.python_function_values import function_attribute
 from pytest_postgates.helpers.python_signatures import judge_signature, read_signature
-from pytest_postgates.helpers.python_types import EITHER, Miss, PythonTypes, PyValue, Unjudged
+from pytest_postgates.helpers.python_types import PythonTypes
+from pytest_postgates.helpers.python_values import EITHER, Miss, PyValue, Unjudged
 from pytest_postgates.helpers.sample_checks import SampleReport
 
 # The kind of a value reached through a member the model says is missing.
 INVENTED = "invented"
-# The kind of a value the product gives whose declared type is another library's (``->
-# str``, ``-> Path``): its members are listed unjudged with that reason, never dropped.
+# A product value whose declared type is another library's (``-> Path``): members unjudged.
 OUTSIDE = "outside"
 # Names every module has without binding them: a sample's use of one is no free name.
 _BUILTIN_NAMES = frozenset(dir(builtins))

@@ -11,7 +11,8 @@ import ast
 import re
 from collections.abc import Callable
 
-from pytest_postgates.helpers.python_types import Miss, PythonTypes, PyValue
+from pytest_postgates.helpers.python_types import PythonTypes
+from pytest_postgates.helpers.python_values import Miss, PyValue
 from pytest_postgates.helpers.sample_checks import SampleReport
 from pytest_postgates.helpers.type_text import split_top_level
 

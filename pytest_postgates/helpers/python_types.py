@@ -21,6 +21,7 @@ from pytest_postgates.evidence.dependency_models import DependencyModels
 from pytest_postgates.evidence.known_bases import PY_BASES
 from pytest_postgates.evidence.model_facts import CallableFacts, ClassFacts, Decl
 from pytest_postgates.helpers.python_bases import outside_base
+from pytest_postgates.helpers.python_values import EITHER, Constructor, Miss, PyValue, Unjudged
 from pytest_postgates.helpers.type_text import split_top_level
 
 # Names every module has without declaring them.
@@ -43,57 +44,7 @@ _CONTAINERS = frozenset(
      "FrozenSet", "Collection"}
 )  # fmt: skip
 _AWAITABLES = frozenset({"Awaitable", "Coroutine"})
-# The kind of an instance of one of several product classes (``-> Model | MixedModel``).
-EITHER = "either"
 _OPTIONALS = frozenset({"Optional", "Union"})
-
-
-@dataclass(frozen=True)
-class PyValue:
-    """What a sample expression holds. ``kind``: module (``name`` the dotted module),
-    class / instance (``name`` the class), callable (``callables``; ``receiver`` the class
-    a method was reached through), container (``name`` the class of its items), union (a
-    type alias of product classes, ``alternatives``), either (an instance of one of the
-    ``alternatives``) or unknown (from the product, type not known). ``shown`` is how the
-    sample writes it."""
-
-    kind: str
-    name: str
-    shown: str
-    callables: tuple[CallableFacts, ...] = ()
-    receiver: str = ""
-    reason: str = ""  # unknown: why the model cannot say what it is (when it can tell)
-    # union: the product classes a type alias joins (``name`` the alias).
-    alternatives: tuple[str, ...] = ()
-    # tuple: what each element of a fixed-length tuple holds (None: not the product's).
-    elements: tuple[PyValue | None, ...] = ()
-    # instance: attributes the call that gave it sets on it (CallableFacts.attaches).
-    attached: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Miss:
-    """A name the model does not have: ``missing`` looked up in ``owner``; the nearest."""
-
-    missing: str
-    owner: str
-    nearest: tuple[str, ...]
-    where: str = ""
-
-
-@dataclass(frozen=True)
-class Unjudged:
-    reason: str
-
-
-@dataclass(frozen=True)
-class Constructor:
-    """What a class's constructor accepts: its ``__init__``'s facts, or the fields of a
-    dataclass-like class (``fields``), or why it is not known (``problem``)."""
-
-    callables: tuple[CallableFacts, ...] = ()
-    fields: frozenset[str] | None = None
-    problem: str = ""
 
 
 @dataclass
@@ -359,10 +310,23 @@ class PythonTypes:
         own = any(name in e.members for e in self.entries(class_name))
         if static and own and any(e.kind == "enum" for e in self.entries(class_name)):
             return PyValue("instance", class_name, shown)  # `Color.RED` is a Color
-        from pytest_postgates.helpers.python_field_types import field_type
-
-        typed = None if static else field_type(self, class_name, name, shown)
+        typed = None if static else self.field_type(class_name, name, shown)
         return typed or PyValue("unknown", name, shown)
+
+    def field_type(self, class_name: str, name: str, shown: str) -> PyValue | None:
+        """An instance of the one product class that the nearest class of ``class_name``'s
+        lineage declaring the attribute ``name`` annotates it as (``beta: resources.Beta``,
+        a dataclass field); None when that class declares none, several (``A | B``), or a
+        type outside the product."""
+        for entry in self.lineage(class_name):
+            if not isinstance(entry, ClassFacts):
+                continue
+            written = self.model.facts.field_types.get(f"{entry.qualname}.{name}", [])
+            if written := [text for text in written if text != "None"]:
+                typed = {self.annotation(text, shown) for text in written}
+                one = typed.pop() if len(typed) == 1 else None
+                return one if one is not None and one.kind == "instance" else None
+        return None
 
     def either_member(self, value: PyValue, name: str, shown: str) -> PyValue | Miss | Unjudged:
         """``name`` on an instance of one of ``value.alternatives``: a member of any of them,
