@@ -14,7 +14,8 @@ from tests.helpers import make_repo, sample_card, sample_violations, unjudged_re
 FILES = {
     "pyproject.toml": "[project]\nname = 'embedkit'\nversion = '1'\n",
     "embedkit/__init__.py": (
-        "from embedkit.registry import Registry, cached_names, get_registry, tagged\n"
+        "from embedkit.registry import (Holder, Registry, cached_names, get_registry, noted,\n"
+        "    tagged, wrapped)\n"
     ),
     "embedkit/registry.py": (
         "import functools\n\n"
@@ -32,8 +33,18 @@ FILES = {
         "    return Registry()\n\n"
         "def tagged() -> Registry:\n"
         "    return Registry()\n\n"
-        "tagged.label = 'x'\n"
+        "tagged.label = 'x'\n\n"
+        "def wrapped() -> Registry:\n"
+        "    return Registry()\n\n"
+        "wrapped = functools.lru_cache(wrapped)\n\n"
+        "def noted() -> Registry:\n"
+        "    return Registry()\n\n"
+        "class Holder:\n"
+        "    def registry(self) -> Registry:\n"
+        "        return Registry()\n\n"
+        "    registry = property(registry)\n"
     ),
+    "embedkit/boot.py": ("from embedkit import registry\n\nregistry.noted.cache = {}\n"),
 }
 
 
@@ -75,9 +86,18 @@ def test_a_bound_method_read_as_a_value_and_a_property(tmp_path: Path, repo: Pat
 
 
 def test_a_decorated_or_altered_function_keeps_its_reading(tmp_path: Path, repo: Path) -> None:
-    # lru_cache makes `cache_clear`; `tagged.label = 'x'` gives tagged an attribute: neither
-    # name holds a plain function, and their attributes are not judged as a function's.
-    code = "import embedkit\nembedkit.cached_names.cache_clear()\nembedkit.tagged.label\n"
+    # lru_cache makes `cache_clear` (as a decorator or a call rebinding the name); code that
+    # sets an attribute on a function, by its name or through its module, gives it more; a
+    # class body's `registry = property(registry)` makes a property. None of these names
+    # holds a plain function, and their attributes are not judged as a function's.
+    code = (
+        "import embedkit\n"
+        "embedkit.cached_names.cache_clear()\n"
+        "embedkit.tagged.label\n"
+        "embedkit.wrapped.cache_clear()\n"
+        "embedkit.noted.cache\n"
+        "embedkit.Holder().registry.get('x')\n"
+    )
     card = sample_card(code, "python", tmp_path, repo)
     assert sample_violations(card) == []
     assert unjudged_reasons(card) == [
@@ -86,5 +106,21 @@ def test_a_decorated_or_altered_function_keeps_its_reading(tmp_path: Path, repo:
         for name, function in (
             ("cached_names.cache_clear", "cached_names"),
             ("tagged.label", "tagged"),
+            ("wrapped.cache_clear", "wrapped"),
+            ("noted.cache", "noted"),
         )
+    ]
+
+
+def test_a_name_the_page_never_binds_is_not_judged_as_a_function(
+    tmp_path: Path, repo: Path
+) -> None:
+    # click's exceptions page: `command.invoke(ctx)`, `command` a Command the page never
+    # binds, named like the product's function `command`.
+    code = "ctx = get_registry.make_context()\n"
+    card = sample_card(code, "python", tmp_path, repo)
+    assert sample_violations(card) == []
+    assert unjudged_reasons(card) == [
+        "get_registry.make_context: get_registry is never bound in the samples: the "
+        "product's function, or a value named like it"
     ]

@@ -139,3 +139,29 @@ def test_keywords_handed_whole_to_a_method_or_function_that_reads_them_are_judge
     assert "`maximum`" in reasons["fieldkit.Number(maximun=)"], reasons
     # Loose hands its keywords to a method that keeps them all: any keyword, unjudged.
     assert unjudged_reasons(card) == ["fieldkit.Loose(anything=): fieldkit.Loose accepts **kwargs"]
+
+
+def test_keywords_handed_to_a_method_a_subclass_overrides_are_unjudged(tmp_path: Path) -> None:
+    # Wide overrides the method BaseField hands its keywords to, and reads `width` there:
+    # the keywords of BaseField's subclasses are then not all known.
+    wide = {
+        **FIELDS,
+        "fieldkit/__init__.py": (
+            "from fieldkit.fields import Loose, Number, String\nfrom fieldkit.more import Wide\n"
+        ),
+        "fieldkit/more.py": (
+            "from fieldkit.fields import Number\n\n"
+            "class Wide(Number):\n"
+            "    def _populate_from_kwargs(self, kwargs: dict) -> None:\n"
+            "        super()._populate_from_kwargs(kwargs)\n"
+            "        self.width = kwargs.pop('width', 0)\n"
+        ),
+    }
+    repo = make_repo(tmp_path / "fieldkit", wide)
+    code = "import fieldkit\nfieldkit.Wide(width=3, minimum=0)\nfieldkit.String(max_length=1)\n"
+    card = sample_card(code, "python", tmp_path, repo)
+    assert sample_violations(card) == []
+    assert unjudged_reasons(card) == [
+        f"fieldkit.{call}=): fieldkit.{call.split('(')[0]} accepts **kwargs"
+        for call in ("Wide(width", "Wide(minimum", "String(max_length")
+    ]

@@ -137,6 +137,7 @@ def read_python(sources: Mapping[str, str]) -> ModelFacts:
     tops = frozenset(module.split(".")[0] for module in modules.values())
     units: dict[str, UnitCalls] = {}
     altered: set[str] = set()  # names some code sets an attribute on (_attribute_owner)
+    overridable: list[tuple[CallableFacts, str, list[str]]] = []
     for path in sorted(sources):
         # A script without a suffix (Python by its shebang, `bin/tool`) is no module one
         # imports: it is keyed by its path, as a JavaScript file is, and its parser read.
@@ -151,10 +152,13 @@ def read_python(sources: Mapping[str, str]) -> ModelFacts:
             facts.unread[path] = f"does not parse: {exc.__class__.__name__}"
             continue
         facts.files += 1
-        _ModuleReader(path, module, facts, tops, altered).read(tree)
+        reader = _ModuleReader(path, module, facts, tops, altered)
+        reader.read(tree)
+        overridable += reader.overridable
         units[module] = read_unit(tree, path, module)
     for made in facts.callables:
         made.plain_function = made.plain_function and made.name not in altered
+    _overridden(facts, overridable)
     _expand_stars(facts)
     facts.constant_owners &= set(facts.imports)
     facts.functions.extend(resolve_python(units, tops))
@@ -167,6 +171,9 @@ class _ModuleReader:
     ) -> None:
         self.path = path
         self.altered = altered
+        # Functions whose ``**kwargs`` were read through methods of their class (``owner``),
+        # which a subclass may override: see _overridden.
+        self.overridable: list[tuple[CallableFacts, str, list[str]]] = []
         self.module = module
         self.facts = facts
         self.tops = tops  # the product's top-level packages and modules
@@ -380,6 +387,8 @@ class _ModuleReader:
             made.kwargs_read, made.kwargs_to, made.kwargs_open = kwargs_use(
                 node, args.kwarg.arg, passes
             )
+            if passes.followed:
+                self.overridable.append((made, owner, passes.followed))
         made.attaches = _returned_attributes(node)
         made.plain_function = not node.decorator_list
         self.facts.callables.append(made)
@@ -620,15 +629,34 @@ def _self_targets(node: ast.AST) -> list[str]:
     return found
 
 
+def _overridden(facts: ModelFacts, overridable: list[tuple[CallableFacts, str, list[str]]]) -> None:
+    """A ``**kwargs`` read through a method of its class (``self._populate(kwargs)``) is
+    open when another class of the product defines a method of that name: a subclass's
+    override may read other keys."""
+    owners: dict[str, set[str]] = {}
+    for decl in facts.decls:
+        if decl.kind == "method":
+            owners.setdefault(decl.name, set()).add(decl.owner)
+    for made, owner, methods in overridable:
+        if any(owners.get(name, set()) - {owner} for name in methods):
+            made.kwargs_open = True
+
+
 def _attribute_owner(node: ast.AST) -> list[str]:
-    """The names ``node`` sets an attribute on: ``func.cache = {}``, ``setattr(func, ...)``."""
+    """The names ``node`` sets an attribute on or wraps: ``func.cache = {}``,
+    ``core.func.cache = {}``, ``setattr(func, ...)``, ``func = lru_cache(func)`` (a class
+    body's ``name = property(name)`` too): such a name need not hold a plain function."""
     if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        return [
-            t.value.id
+        owners = [
+            t.value.id if isinstance(t.value, ast.Name) else t.value.attr
             for t in targets
-            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+            if isinstance(t, ast.Attribute) and isinstance(t.value, (ast.Name, ast.Attribute))
         ]
+        if isinstance(node.value, ast.Call):
+            wrapped = {a.id for a in node.value.args if isinstance(a, ast.Name)}
+            owners += [t.id for t in targets if isinstance(t, ast.Name) and t.id in wrapped]
+        return owners
     if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
         return [node.args[0].id] if callee_name(node.func) == "setattr" else []
     return []

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 FUNCTION = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -36,6 +36,9 @@ class Passes:
     methods: Mapping[str, Function]
     functions: Mapping[str, Function]
     depth: int = 0
+    # The methods of its class followed (``self._populate``): a subclass that overrides one
+    # may read other keys (read_python then leaves the keywords open).
+    followed: list[str] = field(default_factory=list)
 
     def target(self, call: ast.Call, index: int) -> tuple[Function, str] | None:
         """The function ``call`` runs and its parameter at positional ``index``."""
@@ -44,6 +47,7 @@ class Passes:
         func = call.func
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             found = self.methods.get(func.attr) if func.value.id in ("self", "cls") else None
+            self.followed.extend([func.attr] if found is not None else [])
             bound = found is not None and not any(
                 callee_name(d) == "staticmethod" for d in found.decorator_list
             )

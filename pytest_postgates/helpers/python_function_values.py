@@ -8,7 +8,7 @@ property (:class:`~pytest_postgates.evidence.model_facts.CallableFacts.plain_fun
 
 from __future__ import annotations
 
-from pytest_postgates.helpers.python_types import PythonTypes
+from pytest_postgates.helpers.python_types import NEVER_BOUND, PythonTypes
 from pytest_postgates.helpers.python_values import Miss, PyValue, Unjudged
 
 
@@ -37,6 +37,9 @@ def function_attribute(
     if held.kind != "callable" or not held.callables:
         return None
     reason = f"{held.shown} is a function, which has no attribute {name}"
+    if held.reason == NEVER_BOUND:  # `command.invoke(ctx)`: a Command named like a function
+        why = f"{held.shown} is {NEVER_BOUND}: the product's function, or a value named like it"
+        return Unjudged(why), reason
     if not all(made.plain_function for made in held.callables):
         if any(not types.is_module(made.qualname.rpartition(".")[0]) for made in held.callables):
             return None

@@ -45,6 +45,8 @@ _CONTAINERS = frozenset(
 )  # fmt: skip
 _AWAITABLES = frozenset({"Awaitable", "Coroutine"})
 _OPTIONALS = frozenset({"Optional", "Union"})
+# The reason of a product value a sample names without binding it (:meth:`top_name`).
+NEVER_BOUND = "never bound in the samples"
 
 
 @dataclass
@@ -137,9 +139,11 @@ class PythonTypes:
             tops = [t for t in sorted(self.tops) if name in self.model.modules.get(t, ())]
             found = self.module_name(tops[0], name, name) if len(tops) == 1 else None
             kinds = ("class", "callable", "union")
-            self._top_names[name] = (
-                found if isinstance(found, PyValue) and found.kind in kinds else None
-            )
+            kept = found if isinstance(found, PyValue) and found.kind in kinds else None
+            # Named, not bound: the product's function, or a value named like it.
+            if kept is not None and kept.kind == "callable":
+                kept = replace(kept, reason=NEVER_BOUND)
+            self._top_names[name] = kept
         return self._top_names[name]
 
     def _named(self, module: str, name: str, shown: str) -> PyValue:
