@@ -3,7 +3,10 @@ gate 15 never read is a silent miss).
 
 - A fence inside a raw HTML block: a component's tag and a fence with no blank line between
   (VuePress's ``<code-group>``/``<code-block>``, ajv's docs) are one HTML block to CommonMark,
-  while the site renders the fence.
+  which ends at the fence's first blank line and takes its closing marker for a new fence,
+  while the site renders the fence (VuePress reads a component's tag line as a block of its
+  own). Such a page is read again as the site does: the lines that are only an HTML tag,
+  outside fences, read as blank (line numbers kept).
 - The body of a MkDocs admonition (``!!! note``), collapsible block (``??? note``,
   ``???+``) or content tab (``=== "Python"``), Python-Markdown syntax (admonition,
   pymdownx.details, pymdownx.tabbed): the lines indented under the marker are Markdown.
@@ -19,9 +22,12 @@ from __future__ import annotations
 
 import re
 
-from pytest_postgates.post import COMMONMARK, FENCE_CLOSER, Fence, Post, indented_blocks
+from pytest_postgates.post import COMMONMARK, FENCE_CLOSER, Fence, Post, code_of, indented_blocks
 
-_HTML_HELD_OPENER = re.compile(r"^ {0,3}(`{3,})([^`]*)$")
+# A line that is only an HTML tag, opening or closing (`<code-block title="x.js">`).
+_TAG_LINE = re.compile(r"^ {0,3}</?[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>[ \t]*$")
+# A fence marker line: the marker, and what follows it (an opener's info string).
+_FENCE_MARK = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 # A container's marker line: `!!! type "title"`, `??? type`, `???+ type`, `=== "Tab"`.
 _CONTAINER = re.compile(r"^( {0,3})(?:!!!|\?\?\?\+?|===\+?)[ \t]+\S")
 # How deep containers nested in containers are read.
@@ -30,55 +36,57 @@ _MAX_DEPTH = 3
 
 def code_blocks(post: Post) -> tuple[Fence, ...]:
     """Every block of code of ``post`` once, in order: its fences, its indented code (and
-    the fences that holds) and :func:`held_code`; an indented block inside a MkDocs
-    container is read as the container's."""
+    the fences that holds), as the site reads them (:func:`site_code`), and the code of
+    MkDocs containers (:func:`held_code`), which an indented block inside one is read
+    as."""
+    fences, indented = site_code(post) or (post.fences, post.indented_code)
     held = held_code(post)
-    covered = [(b.start_line, b.end_line) for b in held if b.markup == "container"]
+    covered = [(b.start_line, b.end_line) for b in held]
     kept = [
         block
-        for block in post.indented_code
+        for block in indented
         if not any(start <= block.start_line + 1 <= end for start, end in covered)
     ]
-    blocks = [*post.fences, *kept, *(b for b in held if b.markup != "container")]
+    blocks = [*fences, *kept, *(b for b in held if b.markup != "container")]
     return tuple(sorted(blocks, key=lambda fence: fence.start_line))
 
 
-def held_code(post: Post) -> tuple[Fence, ...]:
-    """The fences HTML blocks hold and the code of MkDocs containers, and for each
-    container a marker block (``markup`` "container", its body's first and last lines)
-    that :func:`code_blocks` drops indented code inside of."""
-    found: list[Fence] = []
-    for token in post.tokens:
-        if token.type == "html_block" and token.map is not None and "\n```" in token.content:
-            found.extend(_html_held(token.content, post.body_start_line + token.map[0]))
-    body = post.body
-    if "!!!" in body or "???" in body or "===" in body:
-        first = post.body_start_line
-        numbered = [(first + index, line) for index, line in enumerate(body.split("\n"))]
-        found.extend(_containers(numbered, post.code_lines, 0))
-    return tuple(found)
-
-
-def _html_held(content: str, first: int) -> list[Fence]:
-    """The backtick fences of an HTML block's ``content`` whose first line is file line
-    ``first``; an unclosed one is left out (the rest of the block is HTML)."""
-    found: list[Fence] = []
-    lines = content.split("\n")
-    index = 0
-    while index < len(lines):
-        opener = _HTML_HELD_OPENER.match(lines[index])
-        index += 1
-        if opener is None:
+def site_code(post: Post) -> tuple[tuple[Fence, ...], tuple[Fence, ...]] | None:
+    """The page's fences and indented code with its tag-only lines outside fences read as
+    blank (VuePress's component tags), when it has any an HTML block holds with other
+    lines; None when CommonMark's view is the site's."""
+    if not any(t.type == "html_block" and "\n" in t.content.strip() for t in post.tokens):
+        return None
+    lines = post.body.split("\n")
+    opener: str | None = None
+    blanked = False
+    for index, line in enumerate(lines):
+        if opener is None and _TAG_LINE.match(line):
+            lines[index], blanked = "", True
             continue
-        markup, info = opener.group(1), opener.group(2).strip()
-        for end in range(index, len(lines)):
-            closer = FENCE_CLOSER.match(lines[end])
-            if closer and closer.group(1)[0] == "`" and len(closer.group(1)) >= len(markup):
-                body = "".join(line + "\n" for line in lines[index:end])
-                found.append(Fence(first + index - 1, first + end, info, markup, body, True))
-                index = end + 1
-                break
-    return found
+        marker = _FENCE_MARK.match(line)
+        if marker is None:
+            continue
+        if opener is None:
+            opener = marker.group(1)
+        elif marker.group(1)[0] == opener[0] and len(marker.group(1)) >= len(opener):
+            opener = None if not marker.group(2).strip() else opener
+    if not blanked:
+        return None
+    tokens = COMMONMARK.parse("\n".join(lines))
+    return code_of(tokens, post.lines, post.body_start_line)
+
+
+def held_code(post: Post) -> tuple[Fence, ...]:
+    """The code of MkDocs containers, and for each container a marker block (``markup``
+    "container", its body's first and last lines) that :func:`code_blocks` drops indented
+    code inside of."""
+    body = post.body
+    if "!!!" not in body and "???" not in body and "===" not in body:
+        return ()
+    first = post.body_start_line
+    numbered = [(first + index, line) for index, line in enumerate(body.split("\n"))]
+    return tuple(_containers(numbered, post.code_lines, 0))
 
 
 def _containers(numbered: list[tuple[int, str]], code: frozenset[int], depth: int) -> list[Fence]:

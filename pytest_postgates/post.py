@@ -169,34 +169,20 @@ class Post:
             yield index + 1, self.lines[index]
 
     @cached_property
-    def fences(self) -> tuple[Fence, ...]:
-        fences = []
-        for token in self.tokens:
-            if token.type != "fence" or token.map is None:
-                continue
-            first, last = self._file_line(token.map[0]), self._file_line(token.map[1] - 1)
-            closed = last > first and bool(FENCE_CLOSER.match(self.lines[last - 1]))
-            if closed:
-                marker = FENCE_CLOSER.match(self.lines[last - 1])
-                assert marker is not None
-                closer = marker.group(1)
-                closed = closer[0] == token.markup[0] and len(closer) >= len(token.markup)
-            fences.append(
-                Fence(first, last, token.info.strip(), token.markup, token.content, closed)
-            )
-        return tuple(fences)
+    def _code(self) -> tuple[tuple[Fence, ...], tuple[Fence, ...]]:
+        return code_of(self.tokens, self.lines, self.body_start_line)
 
-    @cached_property
+    @property
+    def fences(self) -> tuple[Fence, ...]:
+        return self._code[0]
+
+    @property
     def indented_code(self) -> tuple[Fence, ...]:
         """CommonMark's indented code blocks, as fences with no marker (``markup`` empty,
         ``start_line`` the line before the block, ``info`` empty). A fence written inside
         one (the indented body of a MkDocs tab or admonition, which CommonMark reads as
         code) is given as that fence, at its own lines, in place of the block around it."""
-        blocks: list[Fence] = []
-        for token in self.tokens:
-            if token.type == "code_block" and token.map is not None:
-                blocks.extend(indented_blocks(token, self._file_line(token.map[0]), 0))
-        return tuple(blocks)
+        return self._code[1]
 
     @cached_property
     def code_lines(self) -> frozenset[int]:
@@ -293,6 +279,28 @@ class Post:
 
     def _file_line(self, body_index: int) -> int:
         return self.body_start_line + body_index
+
+
+def code_of(
+    tokens: list[Token], lines: list[str], first: int
+) -> tuple[tuple[Fence, ...], tuple[Fence, ...]]:
+    """The fences and the indented code (see :attr:`Post.indented_code`) of ``tokens``,
+    parsed from a body whose first line is file line ``first`` of ``lines``."""
+    fences: list[Fence] = []
+    blocks: list[Fence] = []
+    for token in tokens:
+        if token.map is None:
+            continue
+        start, last = first + token.map[0], first + token.map[1] - 1
+        if token.type == "code_block":
+            blocks.extend(indented_blocks(token, start, 0))
+        elif token.type == "fence":
+            marker = FENCE_CLOSER.match(lines[last - 1]) if last > start else None
+            closed = marker is not None and marker.group(1)[0] == token.markup[0]
+            closed = closed and marker is not None and len(marker.group(1)) >= len(token.markup)
+            info = token.info.strip()
+            fences.append(Fence(start, last, info, token.markup, token.content, closed))
+    return tuple(fences), tuple(blocks)
 
 
 def indented_blocks(token: Token, first: int, depth: int) -> list[Fence]:

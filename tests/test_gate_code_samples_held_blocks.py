@@ -47,29 +47,70 @@ PAGE = (
 def test_a_fence_in_a_component_block_is_a_sample(tmp_path: Path) -> None:
     post = make_post(PAGE, tmp_path)
     assert post.fences == ()  # CommonMark: one HTML block
-    (held,) = held_blocks.held_code(post)
-    assert (held.lang, held.closed) == ("javascript", True)
-    assert held.content.splitlines()[0] == 'const Ajv = require("ajv").defalt'
-    assert held.start_line < held.end_line
+    (block,) = held_blocks.code_blocks(post)
+    assert (block.lang, block.closed) == ("javascript", True)
+    assert block.content.splitlines()[0] == 'const Ajv = require("ajv").defalt'
+    assert post.lines[block.start_line - 1] == "```javascript"
+    assert post.lines[block.end_line - 1] == "```"
     repo = make_repo(tmp_path / "repo", AJV)
     card = code_samples.GATE.evaluate(post, repo_context(repo, tmp_path / "cache"))
     assert sample_violations(card) == [("named_export", "defalt")]
 
 
-def test_an_unclosed_or_tilde_marker_in_html_is_no_fence(tmp_path: Path) -> None:
-    page = "<div>\n```js\nnot closed\n</div>\n\n<div>\n~~~js\nx\n~~~\n</div>\n"
-    assert held_blocks.held_code(make_post(page, tmp_path)) == ()
+# ajv's managing-schemas page: a blank line inside the first fence ends CommonMark's HTML
+# block, and the fence's closing marker opens a fence that swallows the next code block.
+SPLIT = (
+    "<code-group>\n"
+    '<code-block title="JavaScript">\n'
+    "```javascript\n"
+    'const Ajv = require("ajv").defalt\n'
+    "\n"
+    "new Ajv()\n"
+    "```\n"
+    "</code-block>\n\n"
+    '<code-block title="TypeScript">\n'
+    "```typescript\n"
+    'import Ajv from "ajv"\n'
+    "```\n"
+    "</code-block>\n"
+    "</code-group>\n\n"
+    "The end.\n"
+)
 
 
-@given(st.lists(st.sampled_from(["<div>", "```js", "```", "code()", "````", "</div>", "x"]),
-                max_size=12))  # fmt: skip
-def test_held_fences_lie_inside_their_html_block(lines: list[str]) -> None:
+def test_a_blank_line_in_a_component_fence_keeps_every_fence_whole(tmp_path: Path) -> None:
+    post = make_post(SPLIT, tmp_path)
+    assert [f.lang for f in post.fences] == [""]  # CommonMark's bogus fence, from a closer
+    blocks = held_blocks.code_blocks(post)
+    assert [(b.lang, b.content) for b in blocks] == [
+        ("javascript", 'const Ajv = require("ajv").defalt\n\nnew Ajv()\n'),
+        ("typescript", 'import Ajv from "ajv"\n'),
+    ]
+    repo = make_repo(tmp_path / "repo", AJV)
+    card = code_samples.GATE.evaluate(post, repo_context(repo, tmp_path / "cache"))
+    assert sample_violations(card) == [("named_export", "defalt")]
+
+
+def test_a_page_with_no_tag_line_beside_other_lines_keeps_commonmarks_view(
+    tmp_path: Path,
+) -> None:
+    page = "<div align='center'>\n\n```js\nx()\n```\n\n</div>\n"
+    post = make_post(page, tmp_path)
+    assert held_blocks.site_code(post) is None
+    assert held_blocks.code_blocks(post) == post.fences
+
+
+@given(
+    st.lists(
+        st.sampled_from(["<div>", "```js", "```", "code()", "````", "</div>", "x", "", "~~~"]),
+        max_size=12,
+    )
+)
+def test_blocks_of_the_sites_view_lie_inside_the_page(lines: list[str]) -> None:
     page = "---\ntitle: T\n---\n" + "\n".join(lines) + "\n"
     post = parse_post(Path("2026-01-01-p.md"), page.encode())
-    html = post.html_lines
-    for fence in held_blocks.held_code(post):
-        assert fence.start_line in html and fence.end_line in html
-        assert fence.start_line < fence.end_line
+    for block in held_blocks.code_blocks(post):
+        assert 1 <= block.start_line <= block.end_line <= len(post.lines) + 1
 
 
 LANCE = {
