@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from pytest_postgates.evidence.type_shapes import MAX_DEPTH, FieldRef, Shape, TypeRef
-from pytest_postgates.evidence.type_tables import CALL_SIGNATURE, Declaration, Expr
+from pytest_postgates.evidence.type_tables import CALL_SIGNATURE, Declaration, Expr, Signature
 
 
 class Resolver(Protocol):
@@ -23,6 +23,10 @@ class Resolver(Protocol):
     def literal_keys(self, ref: TypeRef, depth: int = 0) -> set[str] | None: ...
 
     def declarations(self, path: str, name: str) -> tuple[str, list[Declaration]] | None: ...
+
+    def signatures(
+        self, path: str, container: str, method: str, depth: int = 0
+    ) -> tuple[str, list[Signature]] | None: ...
 
 
 BUILTIN_WRAPPERS = frozenset({"Partial", "Required", "Readonly", "NonNullable"})
@@ -300,22 +304,41 @@ def function_parameters(
         inner = TypeRef(expr[2][0], ref.path, ref.bound)
         return function_parameters(model, inner, depth + 1, arity)
     declared = model.declarations(ref.path, expr[1])  # `Dispatcher.StreamFactory` too
-    if declared is None or len(declared[1]) != 1 or declared[1][0].kind != "alias":
+    if declared is None or len(declared[1]) != 1 or declared[1][0].kind == "class":
         return None
-    path, (alias,) = declared
-    if len(expr[2]) > len(alias.params):
+    path, (named,) = declared
+    args = _type_arguments(ref, named, path)
+    if args is None:
+        return None
+    if named.kind == "alias":
+        return function_parameters(model, TypeRef(named.body, path, args), depth + 1, arity)
+    # An interface with one call signature (h3's `EventHandler`: `(event: H3Event): R`)
+    # types a function written where it is expected, as a function type does.
+    found = model.signatures(path, named.name, CALL_SIGNATURE)
+    if found is None or len(found[1]) != 1 or len(found[1][0].params) < arity:
+        return None
+    where, (signature,) = found
+    return tuple(TypeRef(p.type or ("prim", "any"), where, args) for p in signature.params)
+
+
+def _type_arguments(
+    ref: TypeRef, named: Declaration, path: str
+) -> tuple[tuple[str, TypeRef], ...] | None:
+    """``named``'s type parameters bound to ``ref``'s type arguments; one left out takes its
+    default, which may name the parameters before it (`FastifyPluginAsync` written bare);
+    None when one has neither, or there are more arguments than parameters."""
+    given = ref.expr[2]
+    if len(given) > len(named.params):
         return None
     args: list[tuple[str, TypeRef]] = []
-    for number, (name, default) in enumerate(alias.params):
-        # A type argument left out takes its parameter's default, which may name the
-        # parameters before it (`FastifyPluginAsync` written bare); none: cannot be told.
-        if number < len(expr[2]):
-            args.append((name, TypeRef(expr[2][number], ref.path, ref.bound)))
+    for number, (name, default) in enumerate(named.params):
+        if number < len(given):
+            args.append((name, TypeRef(given[number], ref.path, ref.bound)))
         elif default is None:
             return None
         else:
             args.append((name, TypeRef(default, path, tuple(args))))
-    return function_parameters(model, TypeRef(alias.body, path, tuple(args)), depth + 1, arity)
+    return tuple(args)
 
 
 def _union_parameters(
@@ -333,7 +356,10 @@ def _union_parameters(
     for member in ref.expr[1]:
         if _no_function(member):
             continue
-        params = function_parameters(model, TypeRef(member, ref.path, ref.bound), depth + 1)
+        typed = TypeRef(member, ref.path, ref.bound)
+        params = function_parameters(model, typed, depth + 1)
+        if params is None and _object_only(model, typed, depth):
+            continue  # h3's `EventHandlerObject`, beside the function type `EventHandler`
         if params is None:
             return None
         if len(params) < arity:  # TypeScript's isAritySmaller: passed over
@@ -342,6 +368,13 @@ def _union_parameters(
             return None
         found = params
     return found
+
+
+def _object_only(model: Resolver, ref: TypeRef, depth: int) -> bool:
+    """Whether a named type is object types only, none callable (an alias of an object
+    type, an interface with no call signature): no function type either."""
+    shapes = model.shapes(ref, depth + 1)
+    return bool(shapes) and all(s.array_of is None and not s.callable for s in shapes or ())
 
 
 def _no_function(expr: Expr) -> bool:
