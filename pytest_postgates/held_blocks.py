@@ -138,7 +138,8 @@ def _body_code(body: list[tuple[int, str]], depth: int) -> list[Fence]:
             found.extend(indented_blocks(token, start, 0))
     if depth < _MAX_DEPTH and any(_CONTAINER.match(line) for line in lines):
         nested = _containers(body, frozenset(inner_code), depth + 1)
-        found = [f for f in found if f.markup or not _inside(f, nested)] + nested
+        # A fence of this body at its own indent ends a nested body: none lies in one.
+        found = [f for f in found if not _inside(f, nested)] + nested
     return found
 
 

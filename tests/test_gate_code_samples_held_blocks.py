@@ -204,3 +204,20 @@ def test_container_code_is_each_line_once_and_inside_the_page(lines: list[str]) 
         inside = set(block.content_lines) if block.markup else set()
         assert not inside & seen, (block, seen)
         seen |= inside
+
+
+def test_a_fence_in_a_nested_container_is_read_once(tmp_path: Path) -> None:
+    # dspy's optimizers page: a tab inside an admonition, its fence indented eight.
+    page = (
+        '!!! info "x"\n'
+        "    Text.\n\n"
+        '    === "Tab"\n'
+        "        Text.\n\n"
+        "        ```python\n"
+        "        import pkg\n"
+        "        pkg.run()\n"
+        "        ```\n"
+    )
+    post = make_post(page, tmp_path)
+    blocks = [(b.lang, b.content) for b in held_blocks.code_blocks(post)]
+    assert blocks == [("python", "import pkg\npkg.run()\n")]
