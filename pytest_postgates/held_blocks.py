@@ -39,6 +39,12 @@ def code_blocks(post: Post) -> tuple[Fence, ...]:
     the fences that holds), as the site reads them (:func:`site_code`), and the code of
     MkDocs containers (:func:`held_code`), which an indented block inside one is read
     as."""
+    if post.code_blocks is None:
+        post.code_blocks = _code_blocks(post)
+    return post.code_blocks
+
+
+def _code_blocks(post: Post) -> tuple[Fence, ...]:
     fences, indented = site_code(post) or (post.fences, post.indented_code)
     held = held_code(post)
     covered = [(b.start_line, b.end_line) for b in held]

@@ -146,6 +146,9 @@ class Post:
     # The name its scorecards use; the runner sets it (a short hash is added when two posts
     # of a run share a file name).
     stem: str = ""
+    # held_blocks.code_blocks's answer, kept: gates 2 and 15 and the docs-names reading ask
+    # it of the same post (None until asked).
+    code_blocks: tuple[Fence, ...] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.stem = self.stem or self.path.stem

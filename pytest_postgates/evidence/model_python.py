@@ -355,7 +355,7 @@ class _ModuleReader:
                         self.all = values
 
     def function(
-        self, node: Function, owner: str, kind: str, methods: Mapping[str, Function] = {}
+        self, node: Function, owner: str, kind: str, methods: Mapping[str, Function] | None = None
     ) -> None:
         qualname = f"{owner}.{node.name}"
         self.decl(node.name, kind, owner, node.lineno)
@@ -383,7 +383,7 @@ class _ModuleReader:
             _unpacked(args.kwarg.annotation) if args.kwarg is not None else "",
         )
         if args.kwarg is not None:
-            passes = Passes(methods, self.functions)
+            passes = Passes(methods or {}, self.functions)
             made.kwargs_read, made.kwargs_to, made.kwargs_open = kwargs_use(
                 node, args.kwarg.arg, passes
             )
