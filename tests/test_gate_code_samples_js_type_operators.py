@@ -30,10 +30,12 @@ CONFIG = {
         "  ? { [P in keyof T]?: DeepPartial<T[P]> | T[P] }\n"
         "  : T;\n"
         "interface PrerenderOptions { crawlLinks: boolean; autoSubfolderIndex: boolean }\n"
+        "interface Handler { route: string; lazy?: boolean }\n"
         "export interface StackOptions {\n"
         "  database: Record<ConnectionName, ConnectionConfig>;\n"
         "  prerender: PrerenderOptions;\n"
         "  preset: string;\n"
+        "  handlers: Handler[];\n"
         "  rollupConfig: object;\n"
         "}\n"
         "export interface StackConfig\n"
@@ -53,6 +55,8 @@ CONFIG = {
     "src/index.ts": (
         "import type { Flags, RetryOf, Client } from './types';\n"
         "export function run(flags: Flags): void {}\n"
+        "export function serve(options: { routes: Array<{ path: string; lazy?: boolean }> })"
+        ": void {}\n"
         "export function retrying(retry: RetryOf<Client>): void {}\n"
         "export * from './types';\n"
     ),
@@ -81,6 +85,28 @@ def test_keys_through_a_deep_partial_of_an_omit_are_judged(tmp_path: Path) -> No
     ], _unjudged(card)
     reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}  # type: ignore[attr-defined]
     assert "did you mean `autoSubfolderIndex`" in reasons["autoSubFolderIndex"], reasons
+
+
+def test_keys_of_an_array_s_elements_through_a_deep_partial_are_judged(tmp_path: Path) -> None:
+    # TypeScript: an array passes `T extends Record<string, any>`, and a homomorphic mapped
+    # type over an array maps its elements (DeepPartial<Handler[]> is an array of
+    # DeepPartial<Handler> | Handler), so an element's keys are Handler's.
+    code = (
+        "import { defineStackConfig } from 'stack/config';\n"
+        "export default defineStackConfig({\n"
+        "  handlers: [{ route: '/api', lazy: true }, { route: '/b', lazzy: false }],\n"
+        "});\n"
+    )
+    card = _card(tmp_path, code)
+    assert _violations(card) == [("option_key", "lazzy")], _unjudged(card)
+
+
+def test_keys_of_an_array_s_elements_are_judged_by_the_element_type(tmp_path: Path) -> None:
+    code = "import { serve } from 'stack';\nserve({ routes: [{ path: '/', lazzy: true }] });\n"
+    card = _card(tmp_path, code)
+    assert _violations(card) == [("option_key", "lazzy")], _unjudged(card)
+    reasons = [v["reason"] for v in card.detail["violations"]]  # type: ignore[attr-defined]
+    assert "no option routes[].lazzy" in reasons[0], reasons
 
 
 def test_an_object_under_an_index_signature_is_judged_by_its_value_type(tmp_path: Path) -> None:
@@ -177,3 +203,75 @@ def test_a_type_named_through_the_file_s_namespace_is_followed(tmp_path: Path) -
     code = "const app = require('serve')({ logger: true, http2: true, bodyLimitt: 10 });\n"
     card = sample_card(code, "js", tmp_path, repo)
     assert _violations(card) == [("option_key", "bodyLimitt")], _unjudged(card)
+
+
+NESTED_NAMESPACES = {
+    "package.json": json.dumps(
+        {
+            "name": "runner",
+            "exports": {".": "./src/index.ts", "./standalone": "./src/standalone.js"},
+        },
+    ),
+    # A declaration file importing a type from a JavaScript module, whose types are its
+    # declaration file's (`import { Options } from "./index.js"` in prettier's
+    # standalone.d.ts).
+    "src/standalone.js": "export function format(source, options) { return source }\n",
+    "src/standalone.d.ts": (
+        "import { Options } from './options.js';\n"
+        "export function format(source: string, options?: Options): string;\n"
+    ),
+    "src/options.js": "export const defaults = { semi: true };\n",
+    "src/options.d.ts": "export interface Options { semi?: boolean }\n",
+    # Nested namespaces in a file imported for its types (ava's `SharedWorker.Plugin.X`).
+    "src/shared.ts": (
+        "export namespace Shared {\n"
+        "  export namespace Plugin {\n"
+        "    export type RegistrationOptions<Id extends string, Data = unknown> = {\n"
+        "      id: Id; filename: string; initialData?: Data;\n"
+        "    };\n"
+        "  }\n"
+        "}\n"
+    ),
+    # A namespace of the file that re-exports an imported namespace (prettier's
+    # `export namespace doc { export { printer } }`, then `doc.printer.Options`), declared
+    # in the declaration file of the JavaScript module it is imported from.
+    "src/public.js": "export const printer = {};\n",
+    "src/public.d.ts": (
+        "export namespace printer {\n  export interface Options { printWidth: number }\n}\n"
+    ),
+    "src/index.ts": (
+        "import type { Shared } from './shared';\n"
+        "import { printer } from './public.js';\n"
+        "export namespace doc {\n  export { printer };\n}\n"
+        "export interface Options extends doc.printer.Options { semi?: boolean }\n"
+        "export function format(source: string, options?: Options): string { return source }\n"
+        "export function register<Data = unknown>(\n"
+        "  options: Shared.Plugin.RegistrationOptions<'v1', Data>,\n"
+        "): void {}\n"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        (
+            "import { register } from 'runner';\nregister({ id: 'v1', filenme: 'w.js' });\n",
+            [("option_key", "filenme")],
+        ),
+        (
+            "import { format } from 'runner';\nformat('x', { semi: true, printWidht: 80 });\n",
+            [("option_key", "printWidht")],
+        ),
+        (
+            "import { format } from 'runner/standalone';\nformat('x', { semii: true });\n",
+            [("option_key", "semii")],
+        ),
+    ],
+)
+def test_a_type_named_through_nested_or_re_exported_namespaces_is_followed(
+    code: str, expected: list[tuple[str, str]], tmp_path: Path
+) -> None:
+    repo = make_repo(tmp_path / "repo", NESTED_NAMESPACES)
+    card = sample_card(code, "ts", tmp_path, repo)
+    assert _violations(card) == expected, _unjudged(card)

@@ -35,6 +35,14 @@ EXPRESSIONS = {
     "object-test conditional, primitive": (
         "(string extends object ? { chosen: 1 } : { fallback: 1; second: 2 })"
     ),
+    # An array is an object and takes `Record<string, any>` (DeepPartial over an array
+    # field), but has no index signature for `Record<string, unknown>`.
+    "object-test conditional, array": (
+        "(string[] extends Record<string, any> ? { chosen: 1; also: 2 } : { other: 1 })"
+    ),
+    "unknown-record conditional, array": (
+        "(string[] extends Record<string, unknown> ? { chosen: 1 } : { fallback: 1; second: 2 })"
+    ),
     "mapped over an Omit": (
         "{ [P in keyof Omit<{ keep: 1; drop: 2; also: 3 }, 'drop'>]?: number }"
     ),

@@ -52,10 +52,46 @@ def qualified_declarations(
         return None
     if binding.local == "*":
         return model.declarations(binding.path, last)
-    target = model.table(binding.path)
-    if target is None or binding.local not in target.namespaces or last not in target.types:
+    where = typed_file(model, binding.path)
+    target = model.table(where)
+    if target is None or binding.local not in target.namespaces:
         return None
-    return binding.path, target.types[last]
+    if "." in last:
+        # `Shared.Plugin.Options`: a namespace's namespaces are read as its file's.
+        return model.declarations(where, f"{binding.local}.{last}")
+    return (where, target.types[last]) if last in target.types else None
+
+
+def declared_import(model: TypeModel, path: str, name: str) -> tuple[str, list[Declaration]] | None:
+    """The declarations of a type ``path`` imports by a relative path from a JavaScript
+    module, which declares it only in its declaration file (``import { Options } from
+    "./options.js"``: the model's lookup finds no such export in options.js; TypeScript
+    reads options.d.ts), through declaration files that import it so in turn. None when
+    ``name`` is no such import."""
+    for _ in range(MAX_DEPTH):
+        table = model.lookup.table(path)
+        imported = table.imports.get(name) if table is not None else None
+        if imported is None or not imported[0].startswith(".") or imported[1] == "*":
+            return None
+        target = model.lookup.relative(path, imported[0])
+        where = typed_file(model, target) if target is not None else path
+        if where in (target, path):
+            return None
+        declared = model.table(where)
+        if declared is not None and imported[1] in declared.types:
+            return where, declared.types[imported[1]]
+        path, name = where, imported[1]
+    return None
+
+
+def typed_file(model: TypeModel, path: str) -> str:
+    """The file TypeScript reads a module's types from: a JavaScript file's declaration
+    file beside it (``./document/public.js`` imported in a ``.d.ts`` is ``public.d.ts``)."""
+    stem, dot, suffix = path.rpartition(".")
+    if not dot or suffix not in ("js", "mjs", "cjs"):
+        return path
+    twin = f"{stem}.d.{'ts' if suffix == 'js' else suffix[0] + 'ts'}"
+    return twin if model.table(twin) is not None else path
 
 
 def constraints(signature: Signature, path: str) -> tuple[tuple[str, TypeRef], ...]:

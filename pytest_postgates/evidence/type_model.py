@@ -33,10 +33,12 @@ from pytest_postgates.evidence.read_keys import ReadKeys, Seen, outside_function
 from pytest_postgates.evidence.source_repairs import repaired
 from pytest_postgates.evidence.type_follow import (
     KNOWN_PACKAGES,
+    declared_import,
     known_keys,
     package_declarations,
     qualified_declarations,
     source_text,
+    typed_file,
 )
 from pytest_postgates.evidence.type_operators import (
     BUILTIN_WRAPPERS,
@@ -176,20 +178,28 @@ class TypeModel:
         if table is None:
             return None
         space, dot, last = name.partition(".")
-        if dot and space in table.namespaces and last in table.types:
-            return path, table.types[last]  # a type of a namespace the file declares
+        if dot and space in table.namespaces:
+            if last in table.types:
+                return path, table.types[last]  # a type of a namespace the file declares
+            if "." in last:
+                # A namespace inside it, or one it re-exports (`export namespace doc {
+                # export { printer } }`, then `doc.printer.Options`): the file's names.
+                return self.declarations(path, last)
         if dot:
             return qualified_declarations(self, path, space, last)
         if name in table.types:
             return path, table.types[name]
         binding = self.lookup.local_binding(path, name)
         if not isinstance(binding, Binding) or binding.path == path:
+            if (twin := declared_import(self, path, name)) is not None:
+                return twin
             outside = not isinstance(binding, Binding) or path.startswith("/")
             return package_declarations(self, path, name) if outside else None
-        target = self.table(binding.path)
+        where = typed_file(self, binding.path)
+        target = self.table(where)
         if target is None or binding.local not in target.types:
             return None
-        return binding.path, target.types[binding.local]
+        return where, target.types[binding.local]
 
     def signatures(
         self, path: str, container: str, method: str, depth: int = 0

@@ -38,6 +38,7 @@ _ANY_OBJECT: tuple[Expr, ...] = (
     ("ref", "Record", (_STRING, ("prim", "any"))),
     ("ref", "Record", (_STRING, ("prim", "unknown"))),
 )  # fmt: skip
+_RECORD_OF_UNKNOWN: Expr = ("ref", "Record", (_STRING, ("prim", "unknown")))
 
 
 def mapped_shapes(model: Resolver, ref: TypeRef, depth: int) -> list[Shape] | None:
@@ -46,13 +47,18 @@ def mapped_shapes(model: Resolver, ref: TypeRef, depth: int) -> list[Shape] | No
     _tag, param, keys, value = ref.expr
     if keys[0] == "other" and keys[1] == "index_type_query" and len(keys) == 3:
         shapes = model.shapes(TypeRef(keys[2], ref.path, ref.bound), depth + 1)
-        if not shapes or any(shape.array_of is not None for shape in shapes):
+        if not shapes:
             return None
         # Over a union, one mapped object per member (TypeScript distributes a homomorphic
         # mapped type over a union: `DeepPartial<A | B>`).
         mapped = []
         read = ("index", keys[2], ("ref", param, ()))
         for source in shapes:
+            if source.array_of is not None:
+                # Over an array, an array of its element mapped (`DeepPartial<Handler[]>`
+                # holds `DeepPartial<Handler> | Handler`): P is a number, T[P] the element.
+                mapped.append(Shape({}, [], "", array_of=_element_mapped(ref, source.array_of)))
+                continue
             fields = {name: _bound(ref, value, param, ("str", name), refs, read) for name, refs
                       in source.fields.items()}  # fmt: skip
             index = [_bound(ref, value, param, _STRING, [entry])[0] for entry in source.index]
@@ -81,6 +87,17 @@ def _bound(
     where = at[0].where if at else ref.path
     owner = at[0].owner if at else ""
     return [FieldRef(typed, owner, name, where, at[0].text if at else "")]
+
+
+def _element_mapped(ref: TypeRef, element: TypeRef) -> TypeRef:
+    """A homomorphic mapped type's value type for an array's elements: V with P bound to
+    ``number`` and ``T[P]`` to the element type."""
+    _tag, param, keys, value = ref.expr
+    bound = ((param, TypeRef(("prim", "number"), ref.path)), *ref.bound)
+    value, found = _replaced(value, ("index", keys[2], ("ref", param, ())), ("ref", _FIELD, ()))
+    if found:
+        bound = ((_FIELD, element), *bound)
+    return TypeRef(value, ref.path, bound)
 
 
 # The name a mapped type's `T[P]` is bound under (no type can be named so).
@@ -126,9 +143,17 @@ def conditional_shapes(model: Resolver, ref: TypeRef, depth: int) -> list[Shape]
     if shapes is None:
         return None
     if kind == "object":
-        if any(s.array_of is not None or s.callable for s in shapes):
+        arrays = [s.array_of is not None for s in shapes]
+        if any(s.callable for s in shapes):
             return None
-        branch = then if shapes else otherwise
+        if not any(arrays):
+            branch = then if shapes else otherwise
+        elif test != _RECORD_OF_UNKNOWN:
+            branch = then  # an array is an object, and takes `Record<string, any>`'s any key
+        elif all(arrays):
+            branch = otherwise  # an array has no index signature `unknown` could be read from
+        else:
+            return None
     elif kind == "array" and shapes and all(s.array_of is not None for s in shapes):
         branch = then  # its `infer U` is not bound: what it holds is not followed
     elif any(s.callable for s in shapes) or (kind == "array" and any(s.array_of for s in shapes)):

@@ -291,7 +291,7 @@ def object_keys(
 ) -> None:
     keys = keys_at(position, path)
     if keys is None:
-        where = f" at {'.'.join(path)}" if path else ""
+        where = f" at {dotted_path(path)}" if path else ""
         skip_keys(sample, node, f"the keys passed to {shown}{where} are not judged: "
                   "its declared parameters are not in the model", path)  # fmt: skip
         return
@@ -329,7 +329,7 @@ def object_keys(
         if key not in keys.fields and (named := _named_in_string(sample, key_node, key)):
             # A registry keyed by names the sample gives (Chart.js's `options.plugins.<id>`
             # of its own `{ id: 'quadrants' }` plugin): the key may be the sample's own.
-            dotted = ".".join((*path, key))
+            dotted = dotted_path((*path, key))
             sample.report.skip(line, text, f"{shown}'s option {dotted}: the sample itself "
                                f"writes '{key}' as a string (line {named}), a name it may "
                                "give what it registers", dotted)  # fmt: skip
@@ -337,13 +337,22 @@ def object_keys(
         sample.report.count("option_key", line, key)
         if key not in keys.fields:
             close = types.nearest(key, set(keys.fields)) if types is not None else []
-            dotted = ".".join((*path, key))
+            dotted = dotted_path((*path, key))
             why = _why(keys, key) + (f"; it declared {key} until {dropped}" if dropped else "")
             sample.report.violation(line, "option_key", key, keys.owner or keys.read_by,
                                     f"{shown} takes no option {dotted} ({why})"
                                     f"{did_you_mean(close)}", close)  # fmt: skip
         elif value is not None and unwrap(value).type == "object":
             object_keys(sample, keys_at, unwrap(value), position, (*path, key), shown)
+        elif value is not None and unwrap(value).type == "array":
+            # Each object an array holds is an element of the key's declared array type.
+            for item in _objects_in(unwrap(value)):
+                object_keys(sample, keys_at, item, position, (*path, key, "[]"), shown)
+
+
+def dotted_path(path: tuple[str, ...]) -> str:
+    """A key path as written in JavaScript: ``handlers[].route`` for an array's element."""
+    return ".".join(path).replace(".[]", "[]")
 
 
 def _named_in_string(sample: FenceReading, key_node: Any, key: str) -> int:
@@ -382,7 +391,7 @@ def _any_key(
         if key_node is None or key_node.type not in _KEY_NODES:
             continue
         where = (*path, node_text(sample.source, key_node).strip("'\""))
-        sample.report.skip(sample.line(pair), sample.linenode_text(pair), why, ".".join(where))
+        sample.report.skip(sample.line(pair), sample.linenode_text(pair), why, dotted_path(where))
         value = pair.child_by_field_name("value") if pair.type == "pair" else None
         inner = unwrap(value) if value is not None else None
         if inner is None or inner.type != "object":
@@ -434,7 +443,8 @@ def _skip_each_key(
             why = f"{key} is nowhere in the product's code, one letter off the key {real} it writes"
             sample.report.violation(line, "option_key", key, "", why + did_you_mean([real]), [real])
         else:
-            sample.report.skip(line, sample.linenode_text(pair), mapped or reason, ".".join(where))
+            shown_as = dotted_path(where)
+            sample.report.skip(line, sample.linenode_text(pair), mapped or reason, shown_as)
         value = pair.child_by_field_name("value") if pair.type == "pair" else None
         for inner in _objects_in(unwrap(value)) if value is not None else ():
             _skip_each_key(sample, inner, reason, where, typos)

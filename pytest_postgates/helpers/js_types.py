@@ -579,8 +579,8 @@ class JsTypes:
         read that is open widens the declaration by the keys it is seen to read."""
         places = [(file, "")] + [(d, "") for d in [declaration_file(file)] if d]
         declared = self._keys_at(places, name, position, path)
-        if not declaration_file(file) or self.declared is None:
-            return declared
+        if not declaration_file(file) or self.declared is None or "[]" in path:
+            return declared  # the code's reads are followed through keys, not array elements
         read = self.declared.read_keys(file, name, position, path)
         if read is None:
             return declared
