@@ -86,6 +86,20 @@ CASES: dict[str, tuple[dict[str, str], str, str, str]] = {
         "probe",
         "call",
     ),
+    # Not among the Node types known by name: read in the installed @types/node.
+    "a Node module's type read in @types/node": (
+        {
+            "package.json": TS_PACKAGE,
+            "src/index.ts": (
+                "import { TcpNetConnectOpts } from 'net';\n"
+                "export interface Options extends TcpNetConnectOpts { own?: number }\n"
+                "export function probe(options: Options): void {}\n"
+            ),
+        },
+        "src/index.ts",
+        "probe",
+        "call",
+    ),
     "a type parameter read as its constraint": (
         {
             "package.json": TS_PACKAGE,
@@ -198,6 +212,10 @@ def test_the_gate_takes_exactly_the_compiler_s_keys(
     for name, text in DEPENDENCY.items():
         (installed / name).parent.mkdir(parents=True, exist_ok=True)
         (installed / name).write_text(text, encoding="utf-8")
+    if "@types/node" in label:
+        # The oracle's @types/node, for the gate and the compiler alike.
+        (installed / "node_modules" / "@types").mkdir(parents=True)
+        (installed / "node_modules" / "@types" / "node").symlink_to(_oracle_dir() / "@types/node")
     (repo / "node_modules").symlink_to(installed / "node_modules")  # the compiler's
     monkeypatch.setenv("POSTGATES_DEPENDENCY_PATH", str(installed))  # the gate's
     row = compiler_row(repo, entry, export, form)

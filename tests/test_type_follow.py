@@ -1,8 +1,8 @@
 """Where gate 15 follows an option type beyond its file (evidence/type_follow.py), without
 the compiler (tests/test_option_keys_conformance.py checks the same shapes against it):
 an installed package's declaration files followed through their own ``export *``, what it
-cannot read left unjudged with the reason, a class member named by one string, and the
-known types of Node's modules."""
+cannot read left unjudged with the reason, a class member named by one string, the known
+types of Node's modules, and the rest of Node's read in an installed @types/node."""
 
 from __future__ import annotations
 
@@ -159,3 +159,48 @@ def test_type_fest_s_wrappers_are_read_by_name_even_when_it_is_installed(
     code = "import { probe } from 'probe';\nprobe({ alpha: 1, beta: 2, gamma: 3 });"
     card = sample_card(code, "ts", tmp_path, repo)
     assert _violations(card) == [("option_key", "gamma")], _unjudged(card)
+
+
+NODE_NET = (
+    'declare module "net" {\n'
+    "  interface TcpSocketConnectOpts { port: number; host?: string; keepAlive?: boolean }\n"
+    "  interface TcpNetConnectOpts extends TcpSocketConnectOpts { timeout?: number }\n"
+    "}\n"
+)
+NODE_USER = (
+    "import { TcpNetConnectOpts } from 'node:net';\n"
+    "import * as net from 'net';\n"
+    "export interface ConnectOptions extends TcpNetConnectOpts { maxCachedSessions?: number }\n"
+    "export function connect(o: ConnectOptions) {}\n"
+    "export function dial(o: net.TcpNetConnectOpts) {}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        ("connect({ port: 1, maxCachedSessions: 2, keepAlivee: true })", "keepAlivee"),
+        ("dial({ port: 1, timeout: 5, hots: 'h' })", "hots"),
+    ],
+)
+def test_a_node_module_s_type_nothing_knows_is_read_in_types_node(
+    code: str, expected: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # TcpNetConnectOpts is not among the Node types known by name (known_bases): read in
+    # the installed @types/node, whose net.d.ts declares `module "net"`.
+    installed = _installed(tmp_path / "installed", {"node_modules/@types/node/net.d.ts": NODE_NET})
+    monkeypatch.setenv("POSTGATES_DEPENDENCY_PATH", str(installed))
+    repo = _repo(tmp_path, NODE_USER)
+    card = sample_card(f"import {{ connect, dial }} from 'probe';\n{code};\n", "ts", tmp_path, repo)
+    assert _violations(card) == [("option_key", expected)], _unjudged(card)
+
+
+def test_a_node_module_s_type_without_types_node_is_unjudged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("POSTGATES_DEPENDENCY_PATH", str(tmp_path / "nothing"))
+    repo = _repo(tmp_path, NODE_USER)
+    code = "import { connect } from 'probe';\nconnect({ port: 1, keepAlivee: true });\n"
+    card = sample_card(code, "ts", tmp_path, repo)
+    assert _violations(card) == []
+    assert any("cannot be followed" in reason for reason in _unjudged(card)), _unjudged(card)

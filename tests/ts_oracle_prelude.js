@@ -31,6 +31,8 @@ function prelude(argv) {
     moduleResolution: ts.ModuleResolutionKind.Bundler,
     lib: ["lib.es2022.d.ts", "lib.dom.d.ts"],
     types: hasNodeTypes ? ["node"] : [],
+    // Where `types` is looked up: the project's own, never the caller's working folder.
+    typeRoots: [path.join(root, "node_modules", "@types")],
   };
   const files = entries.map((entry) => path.join(root, entry));
 

@@ -159,6 +159,8 @@ def _imported_from(
         spec, imported = found
         if spec.startswith("."):
             target = _relative(path, spec) if outside else model.lookup.relative(path, spec)
+            if target is not None and not outside:
+                target = typed_file(model, target)  # `./index.js` in a .d.ts: index.d.ts
             return _declared_in(model, target, imported, depth + 1) if target else None
         entry = _package_entry(spec) if spec not in KNOWN_PACKAGES else None
         return _declared_in(model, entry, imported, depth + 1) if entry else None
@@ -280,6 +282,40 @@ def known_keys(model: TypeModel, path: str, name: str) -> frozenset[str] | None:
     if (spec, member) == ("events", "EventEmitter"):
         return JS_BASES["EventEmitter"]
     return NODE_TYPES.get((spec, member))
+
+
+def node_declarations(
+    model: TypeModel, path: str, name: str
+) -> tuple[str, list[Declaration]] | None:
+    """The declarations of a type of one of Node's built-in modules a name written in
+    ``path`` means (``TcpNetConnectOpts`` imported from ``net``, ``net.TcpNetConnectOpts``),
+    read in the installed @types/node (its ``net.d.ts`` declares ``module "net"``), as
+    TypeScript reads them; None when it is no such name or @types/node is not installed."""
+    module, dot, member = name.rpartition(".")
+    table = _disk_table(path) if path.startswith("/") else model.lookup.tables.files.get(path)
+    found = table.imports.get(module if dot else name) if table is not None else None
+    types = model.table(path)
+    if dot and types is not None and module in types.required:
+        found = [types.required[module], "*"]
+    if not found or len(found) != 2 or (dot and found[1] not in ("*", "default")):
+        return None
+    spec = found[0].removeprefix("node:")
+    member = member if dot else found[1]
+    file = _node_module_file(spec, tuple(search_path()))
+    return _declared_in(model, file, member, 1) if file is not None else None
+
+
+@lru_cache(maxsize=128)
+def _node_module_file(spec: str, search: tuple[Path, ...]) -> str | None:
+    """@types/node's declaration file of the built-in module ``spec`` (``net.d.ts``,
+    ``fs/promises.d.ts``), in the first folder of ``search`` that has one."""
+    if not re.fullmatch(r"[a-z_]+(?:/[a-z_]+)?", spec):
+        return None
+    for folder in search:
+        file = folder / "node_modules" / "@types" / "node" / f"{spec}.d.ts"
+        if file.is_file():
+            return str(file)
+    return None
 
 
 def _global_keys(model: TypeModel, path: str, name: str) -> frozenset[str] | None:

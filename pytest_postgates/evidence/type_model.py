@@ -35,6 +35,7 @@ from pytest_postgates.evidence.type_follow import (
     KNOWN_PACKAGES,
     declared_import,
     known_keys,
+    node_declarations,
     package_declarations,
     qualified_declarations,
     source_text,
@@ -401,6 +402,10 @@ class TypeModel:
             unknown = TypeRef(("prim", "unknown"), ref.path)
             fields = {k: [FieldRef(unknown, name, k, "", "unknown")] for k in sorted(known)}
             return [Shape(fields, [], name)]
+        node = node_declarations(self, ref.path, name) if not arg else None
+        if node is not None:  # the rest of Node's, read in @types/node when installed
+            member = TypeRef(("ref", node[1][0].name, ()), node[0])
+            return self.shapes(member, depth + 1)
         left_out = _omitted(args[0], args[1]) if name == "Pick" and len(arg) == 2 else None
         if left_out is not None:
             # `Pick<T, Exclude<keyof T, K>>`: Omit as written before TypeScript had it (K
