@@ -172,6 +172,17 @@ def test_md044_code_blocks_and_html_elements_off() -> None:
     assert found(text, "MD044", options) == [11]
 
 
+def test_md044_a_url_in_a_comment_line_of_html_text_is_no_misspelling() -> None:
+    # An HTML block's text is read again as Markdown without HTML blocks: the comment
+    # quoted after `<div>` is HTML text there, whose lines markdownlint parses for
+    # autolinks like a comment block's (found by the oracle test's random documents).
+    text = (
+        "<div>\n</div>\n```\n```\n> <!--\n> *em* https://github.com/javascript\n> -->\n\n"
+        "<div>\n> <!--\n> javascript\n> -->\n"
+    )
+    assert found(text, "MD044", NAMES) == [11]
+
+
 def test_md044_a_longer_name_wins_and_exact_names_pass() -> None:
     options = {"names": ["Node.js", "node", "JavaScript", "javaScript"]}
     # node.JS (Node.js), Node (node), JAVASCRIPT; javaScript is one of the names

@@ -117,8 +117,12 @@ def _inline_segments(
                 for offset, piece in enumerate(body.split("\n")):
                     yield _Segment(line + offset, piece, code=True)
             elif child.type == "html_inline" and html:
+                # Each line of HTML text is parsed again for autolinks, as a comment line
+                # of an HTML block is (a comment an HTML block's text holds: `<div>` then
+                # `> <!--` / `> see https://...` / `> -->`).
                 for offset, piece in enumerate(child.content.split("\n")):
-                    yield _Segment(line + offset, piece)
+                    urls = not piece.lstrip().startswith("<")
+                    yield _Segment(line + offset, piece, code=urls)
         if span is not None:
             line = first_line + bisect_right(breaks, span[1] - 1) if span[1] else first_line
     yield from flush()
