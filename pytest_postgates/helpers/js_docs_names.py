@@ -320,6 +320,8 @@ class DocsNames:
             found, typed = self._bindings(name, shown, fences)
             bindings += found
             types = types or typed
+            if any(key is None for _, key in found):
+                return None  # one untyped binding leaves it untyped (_decided): read no more
         return _decided(bindings, types)
 
     def _bindings(
