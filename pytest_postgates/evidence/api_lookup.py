@@ -132,6 +132,8 @@ class ApiLookup:
         if not paths:
             return
         seen = self._seen()
+        if all(path in seen for path in paths):
+            return  # marked already (most asks): the kept set stands
         for path in paths:
             if path not in seen:
                 seen.add(path)

@@ -624,6 +624,7 @@ def build_model(
     entries: dict[str, tuple[str, ...]] | None = None,
     runs: tuple[dict[str, str], list[str]] = ({}, []),
     configs: dict[str, str] | None = None,
+    shared: bool = False,  # each file's tables kept for gate 15's (model_js.read_js)
 ) -> ApiModel:
     """The model of ``sources`` (path -> text), every file read now. Besides the
     declarations, every identifier the code writes is kept: a name the product's code
@@ -638,7 +639,7 @@ def build_model(
         if isinstance(parsers, str):
             facts.unread.update({path: parsers for path in scripts})
         else:
-            facts.merge(model_js.read_js(scripts, parsers, configs))
+            facts.merge(model_js.read_js(scripts, parsers, configs, shared))
     # The published packages' names, as modules with their entry files' public names.
     model_packages.add_entry_points(facts, entries or {})
     # A package the repository publishes itself (a workspace's sibling) is no other party.
@@ -703,7 +704,7 @@ def api_model(index: RepoIndex, cache_dir: Path) -> ApiModel:
                 entries = model_packages.entry_points(index, sources)
                 others = elsewhere_sources(index)
                 runs, configs = executables(index), model_sources.alias_configs(index)
-                model = build_model(index.commit, sources, others, entries, runs, configs)
+                model = build_model(index.commit, sources, others, entries, runs, configs, True)
                 payload = signing.signed({"commit": index.commit, "facts": model.facts.to_json()})
                 text = json.dumps(payload, sort_keys=True)
                 write_atomic(target, text)

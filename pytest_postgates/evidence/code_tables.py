@@ -44,6 +44,7 @@ from pytest_postgates.evidence import (
     cli_python,
     file_table,
     made_objects,
+    shared_parses,
     source_repairs,
     tables_js,
     tables_python,
@@ -66,6 +67,7 @@ from pytest_postgates.fileio import locked
 # is stale (part of the cache key, and of gate 15's result-cache key).
 EXTRACTOR_MODULES = (
     file_table,
+    shared_parses,  # a table may be the API model's build's reading (and model_js's, below)
     tables_js,
     made_objects,
     cli_js,
@@ -269,10 +271,14 @@ class CodeTables:
 
 
 def tables_for_source(path: str, text: str, parsers: dict[str, Any]) -> FileTable | None:
-    """The table of one file (None for languages not read)."""
+    """The table of one file (None for languages not read): the one the API model's build
+    read of the same text with the same parser where it kept it (:mod:`.shared_parses`)."""
     language = source_language(path, text)
     if language is None or language not in parsers:
         return None
+    kept = shared_parses.take_file_table(path, text, parsers[language])
+    if kept is not None:
+        return kept
     source = text.encode("utf-8")
     if language == "python":
         return PythonTables(source).build(parsers[language].parse(source).root_node)
@@ -289,6 +295,7 @@ def tables_for_source(path: str, text: str, parsers: dict[str, Any]) -> FileTabl
 def extractor_source() -> bytes:
     """The source of this module and of the extractors, concatenated."""
     modules = [Path(__file__), *(Path(m.__file__ or "") for m in EXTRACTOR_MODULES)]
+    modules.append(Path(__file__).with_name("model_js.py"))  # not imported: it imports this
     return b"\0".join(path.read_bytes() for path in modules)
 
 

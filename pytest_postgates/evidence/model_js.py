@@ -20,6 +20,7 @@ from pytest_postgates.evidence import (
     calls_js,
     calls_nested,
     map_keys,
+    shared_parses,
     specifier_aliases,
     tsconfig_paths,
     vue_files,
@@ -53,11 +54,13 @@ def read_js(
     sources: Mapping[str, str],
     parsers: Mapping[str, Any],
     configs: Mapping[str, str] | None = None,
+    shared: bool = False,
 ) -> ModelFacts:
     """The facts of the JavaScript/TypeScript files in ``sources`` (product code only; a
     ``.vue`` file's text is its script blocks, :mod:`.vue_files`); ``configs``: the
     repository's tsconfig/jsconfig, bundler configs and package.json files by path, whose
-    aliases the call graph follows (:mod:`.specifier_aliases`)."""
+    aliases the call graph follows (:mod:`.specifier_aliases`); ``shared``: each file's
+    tables kept for gate 15's, which would parse the same texts again (:mod:`.shared_parses`)."""
     facts = ModelFacts()
     tables: dict[str, FileTable] = {}
     units: dict[str, UnitCalls] = {}
@@ -65,6 +68,10 @@ def read_js(
     # when it parses with command-line-args (a module of option lists its parser reads).
     definitions: list[tuple[str, FileTable]] = []
     made_by: list[Factory] = []
+    # What gate 15 may take of the build's reading (shared_parses): each file read as its
+    # tables read it alone, by (path, text, parser, table, types); the types only from a
+    # tree that needed no repair.
+    kept: list[tuple[str, str, Any, FileTable | None, TypeTable | None]] = []
     for path in sorted(sources):
         language = source_language(path, sources[path])
         if path.endswith(vue_files.VUE_SUFFIX):
@@ -76,6 +83,7 @@ def read_js(
         source = sources[path].encode("utf-8")
         try:
             tree = parser.parse(source)
+            first_error = tree.root_node.has_error
             if tree.root_node.has_error and language == "javascript" and "typescript" in parsers:
                 # Flow-typed JavaScript (`const matchers: MatchersObject = {...}`): the
                 # TypeScript grammar reads its annotations, the JavaScript one loses the
@@ -104,7 +112,9 @@ def read_js(
                             path, tree.root_node, source, getattr(tree, "language", None), made
                         )
                     )
-            elif _DEFINITION_HINT.search(source):
+            spared = False
+            if not table.cli_frameworks and _DEFINITION_HINT.search(source):
+                spared = True  # its table may be added to below: not shared
                 spare = JsTables(source, getattr(tree, "language", None))
                 spare.table.imports = table.imports
                 if spare.definitions(tree.root_node):
@@ -125,6 +135,10 @@ def read_js(
             )
         facts.files += 1
         tables[path] = table
+        if shared and not spared and not path.endswith(vue_files.VUE_SUFFIX):
+            same = parser is parsers.get(language or "")  # no other grammar was tried
+            kept.append((path, sources[path], parser, table if same else None,
+                         types if same and not first_error else None))  # fmt: skip
         for name, line in maps.items():
             facts.maps.setdefault(name, f"{path}:{line}")
         if unit is not None:
@@ -165,6 +179,8 @@ def read_js(
     )
     for unit in units.values():
         facts.values.extend(unit.values)
+    if shared:
+        shared_parses.keep_all(kept)
     return facts
 
 

@@ -5,7 +5,9 @@ whatever its convention, and the small edits that turn a real name into a near m
 from __future__ import annotations
 
 import difflib
+import heapq
 import re
+from collections.abc import Iterator
 
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
@@ -13,6 +15,24 @@ _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 def words(name: str) -> list[str]:
     """The lower-case words of an identifier (``maxRetryDelay``, ``max_retry_delay``)."""
     return [w.lower() for w in _WORD.findall(name)]
+
+
+# The last set of names :func:`near_in_length` was asked of, with its names by length.
+_BY_LENGTH: list[tuple[frozenset[str], dict[int, list[str]]]] = []
+
+
+def near_in_length(names: frozenset[str], length: int) -> Iterator[str]:
+    """The ``names`` one letter shorter or longer than ``length``, or as long, in sorted
+    order: what a walk over ``sorted(names)`` meets of those lengths, without sorting them
+    all for each name asked (the lists made once per set of names, the last set kept)."""
+    kept = _BY_LENGTH[0] if _BY_LENGTH else None
+    if kept is None or kept[0] is not names:
+        grouped: dict[int, list[str]] = {}
+        for name in sorted(names):
+            grouped.setdefault(len(name), []).append(name)
+        kept = (names, grouped)
+        _BY_LENGTH[:] = [kept]
+    return heapq.merge(*(kept[1].get(length + step, []) for step in (-1, 0, 1)))
 
 
 def squash(name: str) -> str:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from pytest_postgates.evidence import shared_parses
 from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
 from pytest_postgates.evidence.read_keys import ReadKeys, Seen, outside_function, read_keys
 from pytest_postgates.evidence.source_repairs import repaired
@@ -107,8 +108,13 @@ class TypeModel:
             if path in self._tables:
                 return self._tables[path]
         text, parser = source_text(self, path), self._parser_for(path)
+        # The API model's build read it already where it kept it (shared_parses).
+        kept = shared_parses.take_type_table(path, text, parser) if text and parser else None
         try:
-            table = read_type_table(text, parser) if text is not None and parser else None
+            if kept is not None:
+                table: TypeTable | None = kept
+            else:
+                table = read_type_table(text, parser) if text is not None and parser else None
         except RecursionError:  # nested past the reader's depth (a package's 1,000-member union)
             table = None
         with self._lock:

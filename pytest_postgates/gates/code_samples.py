@@ -684,7 +684,9 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     deps = environment_fingerprint(root)  # and the docs' own Python names (python_docs_names)
     inputs += releases.release_inputs(post_path, context)  # a versioned page: its tag
     ahead = context.memo.setdefault(PARSED_AHEAD, ParsedAhead())  # pages the runner takes
-    stamp = folder_stamp(post_path, context.evidence.cache_dir, _disk_pages(context), ahead)
+    listings = context.memo.setdefault("code_samples.listings", {})  # the run's, by folder
+    stamp = folder_stamp(post_path, context.evidence.cache_dir, _disk_pages(context), ahead,
+                         listings)  # fmt: skip
     stamp += tree_stamp(post_path, root, context.memo)
     inputs += f"|docs-{hashlib.sha256(stamp.encode()).hexdigest()[:16]}"
     return f"{inputs}|tables-{TABLES_VERSION}|gate-{GATE_VERSION}-{_RULES}|{layout}|{deps}"

@@ -17,6 +17,8 @@ import errno
 import hashlib
 import json
 import os
+import stat
+import time
 from pathlib import Path
 
 from pytest_postgates.helpers import code_fences, js_docs_names
@@ -28,6 +30,8 @@ _KNOWN: dict[Path, dict[tuple[str, int, int], str]] = {}
 # lines as it has stamps in use, and at least this many lines.
 _GROWTH = 4
 _MIN_REWRITE = 1_000
+# A listing is kept only of a folder unchanged for this long (:func:`_listing`).
+_RACY_NS = 2_000_000_000
 # How many lines each file of stamps held when read, with those appended since.
 _load_lines: dict[Path, int] = {}
 
@@ -43,22 +47,27 @@ def _code_digest() -> str:
 _STAMPS_FILE = f"fence-stamps-{_code_digest()}.jsonl"
 
 
+# A run's listings of folders (:func:`folder_stamp`'s ``listings``): the folder's identity
+# and time of change when listed -> its pages' names in order, each with whether it is a
+# symbolic link, and the folder resolved.
+Listings = dict[str, tuple[tuple[int, int, int], list[tuple[str, bool]], str]]
+
+
 def folder_stamp(
     page: Path,
     cache_dir: Path | None,
     kept: js_docs_names.DiskPages | None = None,
     ahead: ParsedAhead | None = None,
+    listings: Listings | None = None,
 ) -> str:
     """What a cached result of ``page`` depends on of its folder's pages: their names and
     stamps (``cache_dir``: where stamps are kept across runs; None: in this process only;
     ``kept``: the run's pages read from disk, which its readings of the folder read too;
-    ``ahead``: where a page parsed is offered to the runner, which parses it next)."""
+    ``ahead``: where a page parsed is offered to the runner, which parses it next;
+    ``listings``: the run's listings of folders, a folder listed again only when an entry
+    was added, removed or renamed in it since, its time of change tells)."""
     try:
-        # Listed once, each entry's type and status asked of the listing (os.scandir): a
-        # page's path is not made and stat'ed twice for every post of its folder.
-        with os.scandir(page.parent) as listing:
-            found = [(page.parent / e.name, e) for e in listing if _is_file(e)]
-        pages = sorted(((p, e) for p, e in found if is_markdown(p)), key=lambda pair: pair[0])
+        listed = _listing(page.parent, listings)
     except OSError:
         return "unread"
     store = cache_dir / _STAMPS_FILE if cache_dir is not None else Path(_STAMPS_FILE)
@@ -67,22 +76,56 @@ def folder_stamp(
         known = _KNOWN[store] = _load(store) if cache_dir is not None else {}
     made: list[tuple[str, int, int, str]] = []
     parts = []
-    folder = page.parent.resolve()  # each page's path resolved: its folder's, once
-    for path, entry in pages:
+    names, folder = listed  # each page's path resolved: its folder's, once
+    for name, symlink in names:
+        path = page.parent / name
         try:
-            status = entry.stat()
-            resolved = path.resolve() if entry.is_symlink() else folder / path.name
+            if symlink:  # its target may change with no change of the folder: asked each time
+                try:
+                    status = os.stat(path)
+                except OSError as error:
+                    if error.errno in _NOT_A_FILE:
+                        continue  # a link to nothing is no page (Path.is_file)
+                    return "unread"
+                if not stat.S_ISREG(status.st_mode):
+                    continue
+                resolved = str(path.resolve())
+            else:
+                resolved = f"{folder.rstrip('/')}/{name}"
+                status = os.stat(resolved)
         except OSError:
-            parts.append(f"{path.name}:unread")
+            parts.append(f"{name}:unread")
             continue
-        key = (str(resolved), status.st_size, status.st_mtime_ns)
+        key = (resolved, status.st_size, status.st_mtime_ns)
         if key not in known:
             known[key] = js_docs_names.fences_stamp(path, kept, ahead)
             made.append((*key, known[key]))
-        parts.append(f"{path.name}:{known[key]}")
+        parts.append(f"{name}:{known[key]}")
     if made and cache_dir is not None:
         _save(store, known, made)
     return ",".join(parts)
+
+
+def _listing(folder: Path, listings: Listings | None) -> tuple[list[tuple[str, bool]], str]:
+    """The folder's markdown pages (a file, or a symbolic link to one) in name order, each
+    with whether it is a link, and the folder resolved: from ``listings`` while the folder's
+    identity and time of change are those it was listed at."""
+    where = str(folder)
+    status = os.stat(where)
+    stamp = (status.st_dev, status.st_ino, status.st_mtime_ns)
+    known = listings.get(where) if listings is not None else None
+    if known is not None and known[0] == stamp:
+        return known[1], known[2]
+    # Listed once, each entry's type asked of the listing (os.scandir).
+    with os.scandir(where) as entries:
+        found = [(e.name, e.is_symlink()) for e in entries if _is_file(e)]
+    pages = sorted((n, link) for n, link in found if is_markdown(folder / n))
+    resolved = str(folder.resolve())
+    # A folder changed in the last seconds may change again within its clock's tick, its
+    # time of change the same: its listing is not kept (git's racy index, the same way).
+    if listings is not None and time.time_ns() - status.st_mtime_ns > _RACY_NS:
+        listings[where] = (stamp, pages, resolved)
+    return pages, resolved
 
 
 # The errors Path.is_file answers False for (pathlib's _IGNORED_ERRNOS): a listed entry

@@ -278,8 +278,9 @@ class DocsNames:
             words: dict[str, list[tuple[int, Fence]]] = {}
             for at, (_, fences) in enumerate(self._read()):
                 for fence in fences:
-                    for word in dict.fromkeys(_WORD.findall(fence.content)):
-                        words.setdefault(word, []).append((at, fence))
+                    held = (at, fence)  # one entry a fence, under each of its words
+                    for word in set(_WORD.findall(fence.content)):
+                        words.setdefault(word, []).append(held)
             self._words = words
         return self._words.get(name, [])
 
@@ -320,6 +321,8 @@ class DocsNames:
             found, typed = self._bindings(name, shown, fences)
             bindings += found
             types = types or typed
+            if any(key is None for _, key in found):
+                return None  # one untyped binding leaves it untyped (_decided): read no more
         return _decided(bindings, types)
 
     def _bindings(

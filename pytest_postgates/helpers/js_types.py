@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
+from pytest_postgates.evidence import name_spelling
 from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
 from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.model_facts import CallableFacts, ClassFacts
@@ -211,8 +212,8 @@ class JsTypes:
         for prefix in PRIVATE_PREFIXES:
             if prefix + name in model.member_names:
                 return prefix + name
-        for real in sorted(model.member_names):
-            if abs(len(real) - len(name)) > 1 or len(real) < 5:
+        for real in name_spelling.near_in_length(model.member_names, len(name)):
+            if len(real) < 5:
                 continue
             if one_letter_changed(name, real) or one_letter_slipped(name, real):
                 return real
