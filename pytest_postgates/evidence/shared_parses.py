@@ -38,8 +38,8 @@ def take_file_table(path: str, text: str, parser: Any) -> FileTable | None:
     """The FileTable kept for ``path`` read from ``text`` with ``parser``, handed out once
     (None: none kept for that text and parser; the asker parses)."""
     with _LOCK:
-        kept = _KEPT.get(path)
-        if kept is None or kept[2] is None or kept[1] is not parser or kept[0] != text:
+        kept = _kept_for(path, text, parser)
+        if kept is None or kept[2] is None:
             return None
         _KEPT[path] = (kept[0], kept[1], None, kept[3])
         return kept[2]
@@ -49,8 +49,17 @@ def take_type_table(path: str, text: str, parser: Any) -> TypeTable | None:
     """The TypeTable kept for ``path`` read from ``text`` with ``parser``, handed out once
     (None: none kept for that text and parser; the asker parses)."""
     with _LOCK:
-        kept = _KEPT.get(path)
-        if kept is None or kept[3] is None or kept[1] is not parser or kept[0] != text:
+        kept = _kept_for(path, text, parser)
+        if kept is None or kept[3] is None:
             return None
         _KEPT[path] = (kept[0], kept[1], kept[2], None)
         return kept[3]
+
+
+def _kept_for(
+    path: str, text: str, parser: Any
+) -> tuple[str, Any, FileTable | None, TypeTable | None] | None:
+    """What is kept for ``path`` when it was read from this very text with this parser
+    (the caller holds the lock)."""
+    kept = _KEPT.get(path)
+    return kept if kept is not None and kept[1] is parser and kept[0] == text else None

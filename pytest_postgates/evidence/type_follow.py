@@ -263,22 +263,10 @@ def known_keys(model: TypeModel, path: str, name: str) -> frozenset[str] | None:
     known without reading @types/node or TypeScript's lib: ``https.RequestOptions``, or
     ``RequestOptions`` imported from ``https``; ``Readable`` from ``stream``; a global
     ``URL``, ``Buffer`` or ``Error``. None when it is none of them."""
-    module, dot, member = name.rpartition(".")
-    table = _disk_table(path) if path.startswith("/") else model.lookup.tables.files.get(path)
-    if dot:
-        found = table.imports.get(module) if table is not None else None
-        types = model.table(path)
-        if types is not None and module in types.required:
-            found = [types.required[module], "*"]
-        if not found or found[1] not in ("*", "default"):
-            return None
-        spec = found[0]
-    else:
-        found = table.imports.get(name) if table is not None else None
-        if not found or len(found) != 2:
-            return _global_keys(model, path, name)
-        spec, member = found
-    spec = spec.removeprefix("node:")
+    imported = _module_import(model, path, name)
+    if imported is None:
+        return None if "." in name else _global_keys(model, path, name)
+    spec, member = imported
     if (spec, member) == ("events", "EventEmitter"):
         return JS_BASES["EventEmitter"]
     return NODE_TYPES.get((spec, member))
@@ -291,18 +279,27 @@ def node_declarations(
     ``path`` means (``TcpNetConnectOpts`` imported from ``net``, ``net.TcpNetConnectOpts``),
     read in the installed @types/node (its ``net.d.ts`` declares ``module "net"``), as
     TypeScript reads them; None when it is no such name or @types/node is not installed."""
+    imported = _module_import(model, path, name)
+    if imported is None:
+        return None
+    spec, member = imported
+    file = _node_module_file(spec, tuple(search_path()))
+    return _declared_in(model, file, member, 1) if file is not None else None
+
+
+def _module_import(model: TypeModel, path: str, name: str) -> tuple[str, str] | None:
+    """The module (``node:`` taken off) and the member a name written in ``path`` is
+    imported as: ``RequestOptions`` imported from ``https``, or ``https.RequestOptions``
+    with ``https`` a namespace or default import (or ``import https = require(...)``)."""
     module, dot, member = name.rpartition(".")
     table = _disk_table(path) if path.startswith("/") else model.lookup.tables.files.get(path)
     found = table.imports.get(module if dot else name) if table is not None else None
-    types = model.table(path)
-    if dot and types is not None and module in types.required:
+    types = model.table(path) if dot else None
+    if types is not None and module in types.required:
         found = [types.required[module], "*"]
     if not found or len(found) != 2 or (dot and found[1] not in ("*", "default")):
         return None
-    spec = found[0].removeprefix("node:")
-    member = member if dot else found[1]
-    file = _node_module_file(spec, tuple(search_path()))
-    return _declared_in(model, file, member, 1) if file is not None else None
+    return found[0].removeprefix("node:"), member if dot else found[1]
 
 
 @lru_cache(maxsize=128)
