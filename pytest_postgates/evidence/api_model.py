@@ -66,7 +66,7 @@ from pytest_postgates.fileio import locked, write_atomic
 
 # Bumped whenever what the extractors read changes (a cached model of another version is
 # rebuilt); what each version added is in git: `git log -S "MODEL_VERSION =" -p` here.
-MODEL_VERSION = 45  # 43: ModelFacts.maps; 44: attaches; 45: **kwargs handed on whole
+MODEL_VERSION = 46  # 44: attaches; 45: **kwargs handed on whole; 46: declared_as
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 _EXTRACTORS = (

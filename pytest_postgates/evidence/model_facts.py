@@ -424,6 +424,12 @@ class ModelFacts:
     # parameter or class attribute) -> the named types it is declared as, as written
     # (`jestHooks: JestHookEmitter`): what a value of that name holds.
     typed_names: dict[str, list[str]] = field(default_factory=dict)
+    # A name the code declares with a type annotation (a TS parameter or field, a Python
+    # annotated parameter or class attribute) -> each type it is so declared as -> how many
+    # times: one named type as written, its generic arguments and `null`/`undefined`/`None`
+    # left out (`chart: Chart | null`: "Chart"); "" for any other (a primitive, a function,
+    # an object or several named types). What the code's own naming says a name holds.
+    declared_as: dict[str, dict[str, int]] = field(default_factory=dict)
     # "<class qualname>.<field>" -> the named types the class declares that field as (a TS
     # field, a Python annotated class attribute), as written: what a chain goes on into.
     field_types: dict[str, list[str]] = field(default_factory=dict)
@@ -518,6 +524,10 @@ class ModelFacts:
         for name, types in other.typed_names.items():
             known = self.typed_names.setdefault(name, [])
             known.extend(t for t in types if t not in known)
+        for name, counts in other.declared_as.items():
+            mine = self.declared_as.setdefault(name, {})
+            for typed, count in counts.items():
+                mine[typed] = mine.get(typed, 0) + count
         self.field_types.update(other.field_types)
         self.value_types.update(other.value_types)
         self.values.extend(other.values)
@@ -562,6 +572,7 @@ class ModelFacts:
             "union_aliases": self.union_aliases,
             "namespaces": self.namespaces,
             "typed_names": self.typed_names,
+            "declared_as": self.declared_as,
             "field_types": self.field_types,
             "value_types": self.value_types,
             "values": [
@@ -602,6 +613,7 @@ class ModelFacts:
             union_aliases={k: list(v) for k, v in data.get("union_aliases", {}).items()},
             namespaces=dict(data.get("namespaces", {})),
             typed_names={k: list(v) for k, v in data.get("typed_names", {}).items()},
+            declared_as={k: dict(v) for k, v in data.get("declared_as", {}).items()},
             field_types={k: list(v) for k, v in data.get("field_types", {}).items()},
             value_types=dict(data.get("value_types", {})),
             values=[ValueEnd(*row) for row in data.get("values", [])],

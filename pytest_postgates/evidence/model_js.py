@@ -409,6 +409,7 @@ def _add_types(facts: ModelFacts, path: str, types: TypeTable, first_class: int)
                     var_keyword = var_keyword or parameter.rest
                     if parameter.type is not None:
                         _add_typed_name(facts, parameter.name, parameter.type)
+                        _note_declared(facts, parameter.name, parameter.type)
             line = signatures[0].line if signatures else 0
             qualname = f"{owner}.{name}"
             # One declared return type, when the signatures that declare one agree on it.
@@ -455,6 +456,7 @@ def _add_field_types(
     for field_name, (typed, line, _text) in body[1].items():
         if nested:
             facts.decls.append(Decl(field_name, "key", owner, path, line))
+        _note_declared(facts, field_name, typed)
         named = _type_names(typed)
         if named:
             _add_typed_name(facts, field_name, typed)
@@ -474,6 +476,31 @@ def _add_typed_name(facts: ModelFacts, name: str, typed: Expr) -> None:
     if name and named:
         known = facts.typed_names.setdefault(name, [])
         known.extend(n for n in named if n not in known)
+
+
+def _note_declared(facts: ModelFacts, name: str, typed: Expr) -> None:
+    """Count one declaration of ``name`` with the type ``typed``
+    (:attr:`ModelFacts.declared_as`)."""
+    if name and _IDENTIFIER.fullmatch(name):
+        counts = facts.declared_as.setdefault(name, {})
+        one = _one_named_type(typed)
+        counts[one] = counts.get(one, 0) + 1
+
+
+def _one_named_type(typed: Expr) -> str:
+    """The one named type a declared type is, as written (`Chart`, `Chart | null`,
+    `Readonly<Chart>`, `EntityManager<D>`: its generic arguments left out); "" for any other
+    shape (a primitive, a function, an object, several named types, `Pick<A, "x">`)."""
+    if not typed:
+        return ""
+    if typed[0] == "union":
+        kept = [t for t in typed[1] if t and not (t[0] == "prim" and t[1] in _NOTHING)]
+        return _one_named_type(kept[0]) if len(kept) == 1 else ""
+    if typed[0] == "ref" and typed[1] in _WHOLE and typed[2]:
+        return _one_named_type(typed[2][0])
+    if typed[0] == "ref" and typed[1] in _SAME_MEMBERS:
+        return ""  # Pick, Omit: some of a type's members
+    return str(typed[1]) if typed[0] == "ref" and typed[1] else ""
 
 
 def _type_names(typed: Expr) -> list[str]:
@@ -527,6 +554,10 @@ def _fields(body: Expr) -> list[tuple[str, int]]:
 
 # Utility types whose members are (a subset of) their first argument's.
 _SAME_MEMBERS = frozenset({"Partial", "Required", "Readonly", "Pick", "Omit", "NonNullable"})
+# Wrappers a value of which has every member of the type wrapped (not Pick or Omit).
+_WHOLE = frozenset({"Partial", "Required", "Readonly", "NonNullable"})
+_NOTHING = frozenset({"null", "undefined", "void"})
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 
 
 def _alias_bases(body: Expr) -> list[str]:

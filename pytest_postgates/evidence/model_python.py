@@ -438,8 +438,14 @@ class _ModuleReader:
     def typed(self, name: str, annotation: ast.expr | None, field_of: str = "") -> None:
         """Note the classes a parameter or (``field_of``: its qualname) a class attribute
         is annotated as."""
+        if annotation is None:
+            return
+        written = _annotation_names(annotation)
+        named = [n for n in written if n.rsplit(".", 1)[-1][:1].isupper()]
+        one = named[0] if len(written) == 1 and named else ""
+        counts = self.facts.declared_as.setdefault(name, {})
+        counts[one] = counts.get(one, 0) + 1
         # A built-in (`str`, `int`) is no class of the product's: not kept.
-        named = [n for n in _annotation_names(annotation) if n.rsplit(".", 1)[-1][:1].isupper()]
         if named:
             known = self.facts.typed_names.setdefault(name, [])
             known.extend(n for n in named if n not in known)

@@ -36,7 +36,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pytest_postgates.helpers.code_fences import fence_kind
 from pytest_postgates.helpers.js_comments import read_comments
 from pytest_postgates.helpers.js_tree import node_text, pattern_names
-from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, OPEN_TYPE, SampleValue
+from pytest_postgates.helpers.sample_checks import (
+    ASSUMED_FROM_NAME,
+    CODE_NAMED,
+    OPEN_TYPE,
+    SampleValue,
+)
 from pytest_postgates.post import Fence, ParsedAhead, PostRefused, is_markdown, parse_post
 
 if TYPE_CHECKING:
@@ -111,7 +116,7 @@ def common_base(types: JsTypes, classes: list[Cls]) -> Cls | None:
 def carried(origin: str, open_type: bool) -> str:
     """The origin a value reached from one of ``origin`` has: assumed from the name stays
     so; open when either is (a type parameter's default), the docs' binding still cited."""
-    if origin == ASSUMED_FROM_NAME:
+    if origin == ASSUMED_FROM_NAME or origin.startswith(CODE_NAMED):
         return origin
     cited = origin[origin.index(DOCS_BOUND) :] if DOCS_BOUND in origin else ""
     opened = OPEN_TYPE if open_type or origin.startswith(OPEN_TYPE) else ""
@@ -119,7 +124,10 @@ def carried(origin: str, open_type: bool) -> str:
 
 
 def cited(origin: str) -> str:
-    """The docs' binding an origin cites, as a reason ends with ("" when none)."""
+    """The docs' binding or the code's declarations an origin cites, as a reason ends
+    with ("" when none)."""
+    if origin.startswith(CODE_NAMED):
+        return f"; {origin}"
     return f"; {origin[origin.index(DOCS_BOUND) :]}" if DOCS_BOUND in origin else ""
 
 

@@ -12,7 +12,12 @@ from typing import TYPE_CHECKING
 
 from pytest_postgates.evidence.api_lookup import OBJECT_MEMBERS
 from pytest_postgates.helpers import js_docs_names
-from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, OPEN_TYPE, did_you_mean
+from pytest_postgates.helpers.sample_checks import (
+    ASSUMED_FROM_NAME,
+    CODE_NAMED,
+    OPEN_TYPE,
+    did_you_mean,
+)
 
 if TYPE_CHECKING:
     from pytest_postgates.helpers.js_reading import FenceReading
@@ -32,6 +37,8 @@ def typed_member(
     known = name in members or name in OBJECT_MEMBERS
     if origin == ASSUMED_FROM_NAME and not known and types.written(name):
         problem = f"the type {cls[0]} is assumed from the name, and the code names {name}"
+    elif origin.startswith(CODE_NAMED) and not known and types.written(name):
+        problem = f"{cls[0]} is how the product's code declares the name, and the code names {name}"
     if not known and name in sample.named:
         # `app.decorate("foo", ...)`, `Object.defineProperty(app, "foo", ...)`: the
         # sample adds the member at run time.

@@ -22,7 +22,12 @@ from pytest_postgates.helpers import js_unbound
 from pytest_postgates.helpers.js_declared_twins import declared_class, declared_twin, twin_keys
 from pytest_postgates.helpers.js_tree import node_text, unwrap
 from pytest_postgates.helpers.js_types import Cls, JsTypes, Keys, declaration_file, hump_changed
-from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, SampleValue, did_you_mean
+from pytest_postgates.helpers.sample_checks import (
+    ASSUMED_FROM_NAME,
+    CODE_NAMED,
+    SampleValue,
+    did_you_mean,
+)
 
 if TYPE_CHECKING:
     from pytest_postgates.helpers.js_reading import FenceReading
@@ -146,6 +151,9 @@ def callee(sample: FenceReading, node: Any) -> tuple[KeysAt, str] | str | None:
             cls = constant
         if held.origin == ASSUMED_FROM_NAME:
             return f"{shown}() are not judged: its object's type is assumed from its name"
+        if held.origin.startswith(CODE_NAMED):
+            return (f"{shown}() are not judged: its object's type is how the product's code "
+                    f"declares the name, not shown")  # fmt: skip
         if cls is None or types is None:
             why = held.origin if held.kind == "unknown" else f"{held.name or held.kind}"
             return f"{shown}() are not judged: the type of its object ({why}) is not known"

@@ -62,6 +62,8 @@ READER_PROGRAM = re.compile(
 
 # The origin of a value whose type is assumed from its name (and of the chain after it).
 ASSUMED_FROM_NAME = "a type assumed from the name"
+# The origin of a value typed by how the product's code declares its name.
+CODE_NAMED = "typed as the product's code declares the name"
 # A value typed through a type parameter read as its default: its type may extend that.
 OPEN_TYPE = "a type parameter's default, which the value's type may extend"
 
