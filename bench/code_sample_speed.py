@@ -129,6 +129,15 @@ def main() -> int:
             f"{without:.1f} s, with {with_:.1f} s; gate 15 adds {with_ - without:.1f} s = "
             f"{100 * (with_ - without) / without:.1f}% (target < 10%)"
         )
+    # The control: each round's two runs side by side. Their differences spread as far as
+    # the machine moves between two runs; the median above is as sure as that spread.
+    paired = sorted(w - o for w, o in zip(cpus["with"], cpus["without"], strict=True))
+    floor = max(cpus["without"]) - min(cpus["without"])
+    print(
+        f"paired CPU differences (with - without, each round): "
+        f"{', '.join(f'{d:+.1f}' for d in paired)} s, median {statistics.median(paired):+.1f} s; "
+        f"runs without gate 15 alone spread {floor:.1f} s (the noise floor)"
+    )
     return 0
 
 

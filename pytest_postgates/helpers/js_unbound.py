@@ -15,14 +15,16 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.evidence.api_lookup import Binding
 from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped
-from pytest_postgates.helpers import js_docs_names, js_free_calls
+from pytest_postgates.helpers import js_free_calls
 from pytest_postgates.helpers.js_tree import node_text
 from pytest_postgates.helpers.js_types import Keys, hump_changed
 from pytest_postgates.helpers.sample_accounting import RUNTIME
 from pytest_postgates.helpers.sample_checks import (
     ASSUMED_FROM_NAME,
     CODE_NAMED,
+    CODE_NAMED_SHARE,
     SampleValue,
+    code_declared,
     did_you_mean,
 )
 
@@ -30,13 +32,6 @@ if TYPE_CHECKING:
     from pytest_postgates.helpers.js_reading import FenceReading
     from pytest_postgates.helpers.js_types import Cls, JsTypes
 
-# A name the product's code declares with a type (:func:`code_named`): at least this many
-# declarations, more than this share of them naming product types of one common base. A
-# name typed so by most of the code's own declarations is what a sample's reader takes it
-# for; a member it lacks is a finding only where no product type below it declares it and
-# the code never writes the name (:func:`~pytest_postgates.helpers.js_members.typed_member`).
-CODE_NAMED_LEAST = 3
-CODE_NAMED_SHARE = 0.8
 IDENTIFIER = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*")
 # A member written after a call (``expect(x).toBeinstanceOf``): long enough to be judged a typo.
 _CALLED_MEMBER = re.compile(r"\)\s*\.\s*([A-Za-z_$][\w$]{4,})")
@@ -268,31 +263,30 @@ def code_named(types: JsTypes, name: str) -> SampleValue | None:
     """An instance of the product type the product's own code declares ``name`` as
     (:attr:`~pytest_postgates.evidence.model_facts.ModelFacts.declared_as`: its typed
     parameters and fields), for a name no sample binds (``em.flush()`` where mikro-orm's
-    code declares ``em: EntityManager`` 63 times and ``em: SqlEntityManager`` 8): at
-    least :data:`CODE_NAMED_LEAST` declarations, of which more than
-    :data:`CODE_NAMED_SHARE` name product types whose nearest common base is one
-    (:func:`~pytest_postgates.helpers.js_docs_names.common_base`); None otherwise, and for
-    a global (``process``). Code only: the docs' prose is not read."""
-    counts = types.model.facts.declared_as.get(name)
-    if not counts or not name[:1].islower() or name in RUNTIME:
+    code declares ``em: EntityManager`` 63 times and ``em: SqlEntityManager`` 8): of its
+    declarations (:func:`~pytest_postgates.helpers.sample_checks.code_declared`), more than
+    CODE_NAMED_SHARE are of one product type or types extending it, the nearest such type;
+    None otherwise, and for a global (``process``). Code only: the docs' prose is not read."""
+    declared = code_declared(types.model.facts.declared_as.get(name))
+    if declared is None or not name[:1].islower() or name in RUNTIME:
         return None
-    total = sum(counts.values())
-    named = {t.rsplit(".", 1)[-1]: c for t, c in counts.items() if t}
-    if total < CODE_NAMED_LEAST or sum(named.values()) <= CODE_NAMED_SHARE * total:
+    total, named = declared
+    covered: dict[str, int] = {}  # a product type -> the declarations of it or below it
+    for typed, count in named.items():
+        for base in dict.fromkeys(e.name for e in types.lineage((typed, ""))):
+            covered[base] = covered.get(base, 0) + count
+    passing = {b for b, n in covered.items() if n > CODE_NAMED_SHARE * total}
+    # The nearest: a passing type no other passing type extends.
+    above = {e.name for b in passing for e in list(types.lineage((b, "")))[1:] if e.name != b}
+    nearest = sorted(passing - above)
+    if len(nearest) != 1:
         return None
-    classes: list[Cls] = [(t, "") for t in sorted(named)]
-    if any(not types.entries(cls) for cls in classes):
-        return None  # a type parameter, another party's type
-    base = classes[0] if len(classes) == 1 else js_docs_names.common_base(types, classes)
-    if base is None:
-        return None
+    (base,) = nearest
     shown = ", ".join(f"{t} {c}" for t, c in sorted(named.items(), key=lambda i: (-i[1], i[0])))
-    origin = (
-        f"{CODE_NAMED} ({name}: {shown} of its {total} typed declarations"
-        + (f"; their nearest common base is {base[0]}" if len(classes) > 1 else "")
-        + ")"
-    )
-    return SampleValue("typed", base[1], base[0], origin=origin)
+    origin = (f"{CODE_NAMED} ({name}: {shown} of its {total} typed declarations"
+              + (f"; {covered[base]} of them {base} or a type extending it" if len(named) > 1
+                 else "") + ")")  # fmt: skip
+    return SampleValue("typed", "", base, origin=origin)
 
 
 def exported_value(sample: FenceReading, types: JsTypes, name: str, cls: Cls) -> SampleValue | None:

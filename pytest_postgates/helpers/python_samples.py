@@ -478,7 +478,7 @@ class PythonSample:
             if held is not None and node.id in self.failed and self.failed[node.id][0] is held:
                 self._invented_use(node, held)
             if node.id not in self.env and node.id not in _BUILTIN_NAMES:
-                return self.types.top_name(node.id)  # `get_model(...)` with no import
+                return self.types.unbound(node.id)  # `get_model(...)` with no import
             return held
         if isinstance(node, ast.Attribute):
             root = node.value
@@ -583,15 +583,14 @@ class PythonSample:
                 self.report.violation(line, "member", f"{root}.{name}", where, reason, nearest)
 
     def _product_free(self, name: str) -> bool:
-        """Whether ``name``, not bound so far, is a public class or function of the product's
-        top-level package (a page's ``get_model(...)`` without its import)."""
+        """Whether ``name``, not bound so far, holds the product's (PythonTypes.unbound)."""
         free = name not in self.env and name not in _BUILTIN_NAMES and len(name) > 1
-        return free and self.types.top_name(name) is not None
+        return free and self.types.unbound(name) is not None
 
     def _free(self, name: str) -> bool:
         if name in self.env or name in self.types.tops or name in _BUILTIN_NAMES:
             return False
-        return self.types.top_name(name) is None
+        return self.types.unbound(name) is None
 
     def item(self, held: PyValue | None) -> PyValue | None:
         """What iterating over ``held`` gives (a container's item; an unknown's unknown)."""
@@ -638,6 +637,7 @@ class PythonSample:
             label = f"{held.name}.{name}"
         elif held.kind in ("class", "instance"):
             found = self.types.member(held.name, name, shown, held.kind == "class")
+            found = self.types.code_named_member(held, name, found)
             found = PyValue("unknown", name, shown) if name in held.attached else found
             kind, reason = "member", f"{held.name} has no member {name}"
             label = shown

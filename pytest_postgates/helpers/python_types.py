@@ -22,6 +22,7 @@ from pytest_postgates.evidence.known_bases import PY_BASES
 from pytest_postgates.evidence.model_facts import CallableFacts, ClassFacts, Decl
 from pytest_postgates.helpers.python_bases import outside_base
 from pytest_postgates.helpers.python_values import EITHER, Constructor, Miss, PyValue, Unjudged
+from pytest_postgates.helpers.sample_checks import CODE_NAMED, CODE_NAMED_SHARE, code_declared
 from pytest_postgates.helpers.type_text import split_top_level
 
 # Names every module has without declaring them.
@@ -145,6 +146,34 @@ class PythonTypes:
                 kept = replace(kept, reason=NEVER_BOUND)
             self._top_names[name] = kept
         return self._top_names[name]
+
+    def unbound(self, name: str) -> PyValue | None:
+        """What a name no sample binds holds: :meth:`top_name`, else :meth:`code_named`."""
+        return self.top_name(name) or self.code_named(name)
+
+    def code_named(self, name: str) -> PyValue | None:
+        """An instance of the one product class the product's code declares ``name`` as
+        (:attr:`~pytest_postgates.evidence.model_facts.ModelFacts.declared_as`: annotated
+        parameters and attributes; ``client: Client``), for a name no sample binds: more
+        than CODE_NAMED_SHARE of its declarations that class (sample_checks.code_declared)."""
+        declared = code_declared(self.model.facts.declared_as.get(name))
+        total, named = declared or (0, {})
+        most = [(c, t) for t, c in named.items() if c > CODE_NAMED_SHARE * total]
+        if not most or not name[:1].islower() or not self.entries(most[0][1]):
+            return None
+        ((count, cls),) = most
+        why = f"{CODE_NAMED} ({name}: {cls} {count} of its {total} typed declarations)"
+        return PyValue("instance", cls, name, reason=why)
+
+    def code_named_member(
+        self, held: PyValue, name: str, found: PyValue | Miss | Unjudged
+    ) -> PyValue | Miss | Unjudged:
+        """A member ``held`` (typed by :meth:`code_named`) lacks, which the product's code
+        writes somewhere: the value may be another type's, so it is not judged."""
+        if isinstance(found, Miss) and held.reason.startswith(CODE_NAMED) and self.written(name):
+            return Unjudged(f"{held.name} is how the product's code declares the name, and "
+                            f"the code names {name}")  # fmt: skip
+        return found
 
     def _named(self, module: str, name: str, shown: str) -> PyValue:
         """The value of a name ``module`` declares or re-exports. A name the module binds

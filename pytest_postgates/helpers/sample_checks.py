@@ -64,6 +64,27 @@ READER_PROGRAM = re.compile(
 ASSUMED_FROM_NAME = "a type assumed from the name"
 # The origin of a value typed by how the product's code declares its name.
 CODE_NAMED = "typed as the product's code declares the name"
+# Such a name (ModelFacts.declared_as) has at least this many typed declarations, of which
+# more than this share are of one product type (or, in JS/TS, types extending it). A name
+# most of the code's own declarations type so is what a sample's reader takes it for; a
+# member it lacks is a finding only where the code never writes the member's name.
+CODE_NAMED_LEAST, CODE_NAMED_SHARE = 3, 0.8
+
+
+def code_declared(counts: dict[str, int] | None) -> tuple[int, dict[str, int]] | None:
+    """A name's typed declarations (its ``ModelFacts.declared_as`` counts): how many, and
+    how many of each named type (by its last dotted part); None below CODE_NAMED_LEAST."""
+    total = sum((counts or {}).values())
+    if total < CODE_NAMED_LEAST:
+        return None
+    named: dict[str, int] = {}
+    for written, count in (counts or {}).items():
+        if written:
+            short = written.rsplit(".", 1)[-1]
+            named[short] = named.get(short, 0) + count
+    return total, named
+
+
 # A value typed through a type parameter read as its default: its type may extend that.
 OPEN_TYPE = "a type parameter's default, which the value's type may extend"
 
