@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.evidence.api_lookup import Binding
 from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped
-from pytest_postgates.helpers import js_free_calls
+from pytest_postgates.helpers import js_docs_names, js_free_calls
 from pytest_postgates.helpers.js_tree import node_text
 from pytest_postgates.helpers.js_types import Keys, hump_changed
 from pytest_postgates.helpers.sample_accounting import RUNTIME
@@ -265,28 +265,29 @@ def code_named(types: JsTypes, name: str) -> SampleValue | None:
     parameters and fields), for a name no sample binds (``em.flush()`` where mikro-orm's
     code declares ``em: EntityManager`` 63 times and ``em: SqlEntityManager`` 8): of its
     declarations (:func:`~pytest_postgates.helpers.sample_checks.code_declared`), more than
-    CODE_NAMED_SHARE are of one product type or types extending it, the nearest such type;
-    None otherwise, and for a global (``process``). Code only: the docs' prose is not read."""
+    CODE_NAMED_SHARE are of the most declared types, one, or several whose nearest common
+    base is one (:func:`~pytest_postgates.helpers.js_docs_names.common_base`); None
+    otherwise, and for a global (``process``). Code only: the docs' prose is not read."""
     declared = code_declared(types.model.facts.declared_as.get(name))
     if declared is None or not name[:1].islower() or name in RUNTIME:
         return None
     total, named = declared
-    covered: dict[str, int] = {}  # a product type -> the declarations of it or below it
-    for typed, count in named.items():
-        for base in dict.fromkeys(e.name for e in types.lineage((typed, ""))):
-            covered[base] = covered.get(base, 0) + count
-    passing = {b for b, n in covered.items() if n > CODE_NAMED_SHARE * total}
-    # The nearest: a passing type no other passing type extends.
-    above = {e.name for b in passing for e in list(types.lineage((b, "")))[1:] if e.name != b}
-    nearest = sorted(passing - above)
-    if len(nearest) != 1:
+    # The fewest most-declared types that together make more than the share.
+    ranked = sorted(named.items(), key=lambda item: (-item[1], item[0]))
+    most = [t for i, (t, _) in enumerate(ranked)
+            if sum(c for _, c in ranked[:i]) <= CODE_NAMED_SHARE * total]  # fmt: skip
+    if sum(named[t] for t in most) <= CODE_NAMED_SHARE * total:
         return None
-    (base,) = nearest
-    shown = ", ".join(f"{t} {c}" for t, c in sorted(named.items(), key=lambda i: (-i[1], i[0])))
-    origin = (f"{CODE_NAMED} ({name}: {shown} of its {total} typed declarations"
-              + (f"; {covered[base]} of them {base} or a type extending it" if len(named) > 1
-                 else "") + ")")  # fmt: skip
-    return SampleValue("typed", "", base, origin=origin)
+    classes: list[Cls] = [(t, "") for t in most]
+    if any(not types.entries(cls) for cls in classes):
+        return None  # a type parameter, another party's type
+    found = classes[0] if len(classes) == 1 else js_docs_names.common_base(types, classes)
+    if found is None:
+        return None
+    shown = ", ".join(f"{t} {c}" for t, c in ranked)
+    common = f"; {' and '.join(most)} are all {found[0]} or extend it" if len(most) > 1 else ""
+    origin = f"{CODE_NAMED} ({name}: {shown} of its {total} typed declarations{common})"
+    return SampleValue("typed", found[1], found[0], origin=origin)
 
 
 def exported_value(sample: FenceReading, types: JsTypes, name: str, cls: Cls) -> SampleValue | None:
