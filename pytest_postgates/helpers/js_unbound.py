@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from pytest_postgates.evidence.api_lookup import Binding
 from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
     from pytest_postgates.helpers.js_reading import FenceReading
     from pytest_postgates.helpers.js_types import Cls, JsTypes
 
+# What :func:`code_named` gave each name, per model's JavaScript/TypeScript side.
+_CODE_NAMED: WeakKeyDictionary[JsTypes, dict[str, SampleValue | None]] = WeakKeyDictionary()
 IDENTIFIER = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*")
 # A member written after a call (``expect(x).toBeinstanceOf``): long enough to be judged a typo.
 _CALLED_MEMBER = re.compile(r"\)\s*\.\s*([A-Za-z_$][\w$]{4,})")
@@ -291,6 +294,14 @@ def conventional(sample: FenceReading, name: str) -> SampleValue | None:
 
 
 def code_named(types: JsTypes, name: str) -> SampleValue | None:
+    """:func:`_code_named`, once per model and name (a page asks for each receiver)."""
+    known = _CODE_NAMED.setdefault(types, {})
+    if name not in known:
+        known[name] = _code_named(types, name)
+    return known[name]
+
+
+def _code_named(types: JsTypes, name: str) -> SampleValue | None:
     """An instance of the product type the product's own code declares ``name`` as
     (:attr:`~pytest_postgates.evidence.model_facts.ModelFacts.declared_as`: its typed
     parameters and fields), for a name no sample binds (``em.flush()`` where mikro-orm's
