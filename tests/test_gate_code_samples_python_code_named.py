@@ -39,18 +39,6 @@ def test_a_name_the_code_declares_as_one_class_is_typed_so(tmp_path: Path) -> No
     assert "open_streams" in violation["reason"]
 
 
-def test_a_parameter_written_without_a_type_is_typed_so(tmp_path: Path) -> None:
-    """`def on_ready(client): client.open_stream()`: the sample's own function's parameter,
-    with no annotation, as the code declares `client`; an annotated one keeps its type."""
-    code = (
-        "import netkit\n\ndef on_ready(client):\n    client.open_stream()\n\n"
-        "def other(client: dict):\n    client.open_stream()\n"
-    )
-    card = _card(tmp_path, THIRD, code)
-    # One finding: the annotated parameter's `client` is a dict, not judged.
-    assert sample_violations(card) == [("member", "client.open_stream")]
-
-
 def test_two_declarations_are_too_few(tmp_path: Path) -> None:
     card = _card(tmp_path, "", "client.open_stream()\n")
     assert sample_violations(card) == []

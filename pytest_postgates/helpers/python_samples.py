@@ -118,7 +118,8 @@ def parse_leniently(code: str) -> ast.Module | None:
 
 
 def _bracket_depths(lines: list[str]) -> list[int]:
-    """How many brackets are open where each line starts (an estimate for repairs only)."""
+    """How many brackets are open where each line starts (strings and comments skipped,
+    a triple-quoted string read as its quotes: an estimate for repairs only)."""
     depths: list[int] = []
     depth = 0
     for line in lines:
@@ -341,9 +342,8 @@ class PythonSample:
         saved = dict(self.env)
         every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
         every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
-        for argument in every:  # one written without a type: as the product's code types it
-            typed = (self.annotated(argument.annotation) if argument.annotation
-                     else self.types.code_named(argument.arg))  # fmt: skip
+        for argument in every:
+            typed = self.annotated(argument.annotation) if argument.annotation else None
             self.env[argument.arg] = replace(typed, shown=argument.arg) if typed else None
         if node.returns is not None:
             self.value(node.returns)
