@@ -67,21 +67,6 @@ def test_types_below_one_base_type_the_name_as_the_base(tmp_path: Path) -> None:
     assert any("SqlEntityManager" in r and "getKnex" in r for r in _unjudged(card))
 
 
-def test_a_parameter_the_sample_leaves_untyped_is_typed_so(tmp_path: Path) -> None:
-    """`function onFlush(em) { em.removeEntity(book) }`: the sample's own function, its
-    parameter not annotated, is judged as the code declares `em`; a parameter the sample
-    annotates keeps its annotation's type, and one named like a name the page declares
-    (`const em = ...` elsewhere) is not typed so."""
-    code = (
-        "function onFlush(em) {\n  em.removeEntity(book);\n  em.flush();\n}\n"
-        "const later = (em: { removeAll(): void }) => em.removeAll();\n"
-    )
-    card = _card(tmp_path, THREE, code)
-    assert _violations(card) == [("member", "em.removeEntity")]
-    shadowed = "const em = makeOne();\nfunction onFlush(em) {\n  em.removeEntity(book);\n}\n"
-    assert _violations(_card(tmp_path / "b", THREE, shadowed)) == []
-
-
 def test_too_few_declarations_leave_the_name_untyped(tmp_path: Path) -> None:
     users = "export function load(em: EntityManager): void {}\n"
     users += "export function save(em: EntityManager): void {}\n"

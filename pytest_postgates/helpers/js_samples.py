@@ -537,8 +537,8 @@ class JsSample:
             if around:  # the innermost callback around the use binds the name
                 return max(around, key=lambda p: p[1])[3]
             held = js_unbound.held(self, node, text)
-            if held is None and node.type == "identifier":
-                held = js_unbound.unbound_value(self, node, text)
+            if held is None and node.type == "identifier" and not self.is_bound(node, text):
+                held = js_unbound.conventional(self, text) or js_unbound.public_class(self, text)
             return held
         if node.type == "new_expression":
             return self.constructed(node)

@@ -17,7 +17,7 @@ from weakref import WeakKeyDictionary
 from pytest_postgates.evidence.api_lookup import Binding
 from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped
 from pytest_postgates.helpers import js_docs_names, js_free_calls
-from pytest_postgates.helpers.js_tree import node_text, pattern_names
+from pytest_postgates.helpers.js_tree import node_text
 from pytest_postgates.helpers.js_types import Keys, hump_changed
 from pytest_postgates.helpers.sample_accounting import RUNTIME
 from pytest_postgates.helpers.sample_checks import (
@@ -241,37 +241,6 @@ def held(sample: FenceReading, node: Any, name: str) -> SampleValue | None:
         return found
     inside = scope[0] is sample.source and scope[1] <= node.start_byte < scope[2]
     return found if inside else None
-
-
-def unbound_value(sample: FenceReading, node: Any, name: str) -> SampleValue | None:
-    """What a name the reader holds no value for holds where ``node`` uses it: one the
-    post never binds, by convention (:func:`conventional`) or as the product's class
-    (:func:`public_class`); a parameter of a function the sample writes, with no type
-    the sample shows (``afterDraw(chart) { chart.update() }``), as the product's code
-    declares the name (:func:`code_named`); else None."""
-    if not sample.is_bound(node, name):
-        return conventional(sample, name) or public_class(sample, name)
-    untyped = name not in sample.bound and not _annotated(sample.source, node, name)
-    types = sample.types() if untyped else None
-    return code_named(types, name) if types is not None else None
-
-
-def _annotated(source: bytes, node: Any, name: str) -> bool:
-    """Whether the parameter (or caught error) ``name`` that ``node`` uses is written with
-    a type annotation, of whatever type (``(em: { removeAll(): void }) => ...``)."""
-    current = node.parent
-    while current is not None:
-        parameters = current.child_by_field_name("parameters")
-        written = list(parameters.named_children) if parameters is not None else []
-        single = current.child_by_field_name("parameter")  # `em => ...`, `catch (e)`
-        for parameter in [*written, *([current] if single is not None else [])]:
-            pattern = (single if parameter is current else
-                       parameter.child_by_field_name("pattern") or parameter)  # fmt: skip
-            names = [pattern] if pattern.type == "identifier" else pattern_names(pattern)
-            if any(node_text(source, n) == name for n in names):
-                return parameter.child_by_field_name("type") is not None
-        current = current.parent
-    return False
 
 
 def conventional(sample: FenceReading, name: str) -> SampleValue | None:
