@@ -6,6 +6,10 @@ time, the medians side by side and the ratio (target: gate 15 adds < 10%).
     python bench/code_sample_speed.py --posts ../shared/corpus/neurolink-blog/_posts \
         --repo /work/data/neurolink --ref release --rounds 2
 
+``--json OUT`` writes the figures for the docs (bench/results_json.py): each round's two
+runs side by side with their difference, and the medians with the control beside them
+(the spread of the runs without gate 15: the noise floor the figure sits on).
+
 On a loaded machine the two runs' CPU times move by more than gate 15 costs, so
 ``--gate-only`` also prints the gate's own CPU: each round a fresh process with an empty
 cache builds the index and parses the posts (shared with the other gates, not counted),
@@ -87,6 +91,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--gate-only", action="store_true", help="also time gate 15 alone")
     parser.add_argument("--skip-runs", action="store_true", help="only the --gate-only rounds")
+    parser.add_argument("--json", type=Path, help="write the figures for the docs here")
     parser.add_argument("--gate-only-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     posts = args.posts.resolve()
@@ -138,7 +143,61 @@ def main() -> int:
         f"{', '.join(f'{d:+.1f}' for d in paired)} s, median {statistics.median(paired):+.1f} s; "
         f"runs without gate 15 alone spread {floor:.1f} s (the noise floor)"
     )
+    if args.json:
+        write_results(args, count, times, cpus, gate_cpus)
     return 0
+
+
+def write_results(
+    args: argparse.Namespace,
+    count: int,
+    times: dict[str, list[float]],
+    cpus: dict[str, list[float]],
+    gate_cpus: list[float],
+) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench.results_json import Run
+
+    run = Run("code_sample_speed", {"posts": count, "ref": args.ref, "rounds": args.rounds})
+    rounds = run.table(
+        "Cold runs over the posts, each round's two runs side by side",
+        [
+            {"name": "round", "kind": "label"},
+            {"name": "CPU without gate 15", "kind": "figure", "unit": "s"},
+            {"name": "CPU with gate 15", "kind": "figure", "unit": "s"},
+            {"name": "CPU difference", "kind": "figure", "unit": "s"},
+            {"name": "wall without gate 15", "kind": "figure", "unit": "s"},
+            {"name": "wall with gate 15", "kind": "figure", "unit": "s"},
+        ],
+    )
+    for number in range(len(cpus["with"])):
+        without, with_ = cpus["without"][number], cpus["with"][number]
+        rounds.append([str(number + 1), round(without, 1), round(with_, 1),
+                       round(with_ - without, 1), round(times["without"][number], 1),
+                       round(times["with"][number], 1)])  # fmt: skip
+    summary = run.table(
+        "What gate 15 adds to a cold run's CPU (target < 10%), with the noise floor",
+        [{"name": "measure", "kind": "label"}, {"name": "value", "kind": "figure"}],
+    )
+    without, with_ = statistics.median(cpus["without"]), statistics.median(cpus["with"])
+    paired = [w - o for w, o in zip(cpus["with"], cpus["without"], strict=True)]
+    summary += [
+        ["median CPU without gate 15 (s)", round(without, 1)],
+        ["median CPU with gate 15 (s)", round(with_, 1)],
+        ["gate 15 adds, medians (s)", round(with_ - without, 1)],
+        ["gate 15 adds, medians (%)", round(100 * (with_ - without) / without, 1)],
+        ["median of the rounds' differences (s)", round(statistics.median(paired), 1)],
+        ["control: spread of the runs without gate 15 (s)",
+         round(max(cpus["without"]) - min(cpus["without"]), 1)],
+    ]  # fmt: skip
+    if gate_cpus:
+        summary.append(["gate 15 alone, cold, model build included (s)",
+                        round(statistics.median(gate_cpus), 2)])  # fmt: skip
+    run.notes.append(
+        "CPU of the pytest process and its children; the runs without and with gate 15 "
+        "alternate, each in a fresh process with an empty cache"
+    )
+    run.write(args.json)
 
 
 if __name__ == "__main__":

@@ -171,7 +171,7 @@ BENCHES = (
         ("gates/15-code-samples.md",),
         writes_results=True,
     ),
-    Bench("code_sample_speed", "Gate 15 speed", ("gates/15-code-samples.md",)),
+    Bench("code_sample_speed", "Gate 15 speed", ("gates/15-code-samples.md",), writes_results=True),
     Bench(
         "option_keys_conformance",
         "Gate 15 option keys against the compiler",
