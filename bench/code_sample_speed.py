@@ -163,10 +163,10 @@ def write_results(
         "Cold runs over the posts, each round's two runs side by side",
         [
             {"name": "round", "kind": "label"},
-            {"name": "CPU without gate 15", "kind": "figure", "unit": "s"},
+            {"name": "CPU without gate 15", "kind": "control", "unit": "s"},
             {"name": "CPU with gate 15", "kind": "figure", "unit": "s"},
             {"name": "CPU difference", "kind": "figure", "unit": "s"},
-            {"name": "wall without gate 15", "kind": "figure", "unit": "s"},
+            {"name": "wall without gate 15", "kind": "control", "unit": "s"},
             {"name": "wall with gate 15", "kind": "figure", "unit": "s"},
         ],
     )

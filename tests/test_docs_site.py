@@ -217,7 +217,7 @@ def test_every_committed_results_file_carries_its_run_and_its_controls() -> None
         "fabrication_recall", "measure_numerical_claims", "measure_readability",
         "markdownlint_parity", "wiring_planted", "natural_drift", "regex_growth",
         "exports_conformance", "outside_projects", "option_keys_conformance",
-        "member_types_conformance",
+        "member_types_conformance", "code_sample_speed",
     }  # fmt: skip
     written = {
         bench.name: json.loads(path.read_text(encoding="utf-8"))
